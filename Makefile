@@ -1,0 +1,48 @@
+# The project's commands; see README.md.
+SHELL := /bin/bash
+export NO_MKDOCS_2_WARNING := 1
+export PYTHONDONTWRITEBYTECODE := 1
+
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+PAGE ?=
+HOST ?= 127.0.0.1:8000
+
+# Python 3.12 from PATH, else from pyenv's versions; empty when there is none.
+PYTHON ?= $(shell for p in python3.12 "$$(pyenv root 2>/dev/null)"/versions/3.12*/bin/python3.12 /usr/local/bin/python3.12 /usr/bin/python3.12; do \
+	"$$p" -c 'import sys; sys.exit(sys.version_info[:2] != (3, 12))' >/dev/null 2>&1 && { echo "$$p"; break; }; done)
+
+.PHONY: setup serve site test check bench clean lock
+
+setup: $(STAMP)
+
+$(STAMP): requirements.lock pyproject.toml
+	@if [ -z "$(PYTHON)" ]; then echo "error: Python 3.12 not found: install python3.12 (or 'pyenv install 3.12') and run make again" >&2; exit 2; fi
+	@[ -x $(PY) ] || "$(PYTHON)" -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps -r requirements.lock
+	@touch $@
+
+serve: $(STAMP)
+	$(PY) -m mkdocs serve --strict --dev-addr $(HOST)
+
+site: $(STAMP)
+	$(PY) -m mkdocs build --strict --site-dir site
+
+test: $(STAMP)
+	$(PY) -m pytest
+
+check: $(STAMP)
+	@if [ -z "$(PAGE)" ]; then echo "usage: make check PAGE=docs/glossary/vmap.md" >&2; exit 2; fi
+	$(PY) -m scripts.check_page $(PAGE)
+
+# Re-resolves the pins from pyproject.toml into requirements.lock.
+lock:
+	@if [ -z "$(PYTHON)" ]; then echo "error: Python 3.12 not found: install python3.12" >&2; exit 2; fi
+	rm -rf .lock-venv && "$(PYTHON)" -m venv .lock-venv
+	.lock-venv/bin/pip install --quiet --disable-pip-version-check .
+	.lock-venv/bin/pip freeze --exclude-editable --exclude jax-kb | sed '/^jax-kb/d' > requirements.lock
+	rm -rf .lock-venv
+
+clean:
+	rm -rf site .cache .pytest_cache

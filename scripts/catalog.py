@@ -1,0 +1,85 @@
+"""Every page of docs/ by page id and language, and the checks of its front matter."""
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from .markdown import InputError, Page, SiteConfig, load_site_config, markdown_files, read_page
+from .markdown.frontmatter import KINDS, REQUIRED_KEYS
+
+UI_STRINGS = Path(__file__).with_name("ui_strings.yml")
+
+
+@dataclass
+class Catalog:
+    config: SiteConfig
+    pages: dict[str, dict[str, Page]] = field(default_factory=dict)  # page id -> language -> page
+    errors: list[InputError] = field(default_factory=list)
+
+    def slugs(self) -> dict[str, str]:
+        return {page_id.rsplit("/", 1)[-1]: page_id for page_id in self.pages}
+
+    def page(self, page_id: str, lang: str) -> Page | None:
+        """The page in that language, else the English one it falls back to."""
+        versions = self.pages.get(page_id, {})
+        return versions.get(lang) or versions.get(self.config.default_language)
+
+    def all_pages(self) -> list[Page]:
+        return [p for versions in self.pages.values() for p in versions.values()]
+
+
+def load_catalog(config: SiteConfig | None = None, docs_dir: Path | None = None) -> Catalog:
+    config = config or load_site_config()
+    catalog = Catalog(config)
+    for path in markdown_files([docs_dir or config.docs_dir]):
+        try:
+            page = read_page(path, config)
+        except InputError as exc:
+            catalog.errors.append(exc)
+            continue
+        catalog.pages.setdefault(page.page_id, {})[page.lang] = page
+    for page in catalog.all_pages():
+        catalog.errors.extend(front_matter_problems(page, catalog))
+    return catalog
+
+
+def is_content_page(page: Page) -> bool:
+    """A term or a guide, as opposed to the home page and the section indexes."""
+    return page.page_id != "index" and not page.page_id.endswith("/index")
+
+
+def front_matter_problems(page: Page, catalog: Catalog) -> list[InputError]:
+    """Missing keys, an unknown kind, a related slug that names no page."""
+    line = page.meta_lines.get
+    required = REQUIRED_KEYS if is_content_page(page) else ("title", "summary")
+    problems = [InputError(page.path, 1, f"front matter lacks the required key '{key}'")
+                for key in required if key not in page.meta]
+    kind = page.meta.get("kind")
+    if kind is not None and kind not in KINDS:
+        problems.append(InputError(page.path, line("kind"), f"unknown kind {kind!r}: use one of {', '.join(KINDS)}"))
+    summary = page.meta.get("summary")
+    if summary is not None and (not isinstance(summary, str) or "\n" in summary.strip()):
+        problems.append(InputError(page.path, line("summary"), "summary must be one plain sentence on one line"))
+    related = page.meta.get("related", [])
+    if not isinstance(related, list):
+        problems.append(InputError(page.path, line("related"), "related must be a list of page slugs"))
+        related = []
+    slugs = catalog.slugs()
+    for slug in related:
+        if slug not in slugs:
+            problems.append(InputError(page.path, line("related"), f"related names {slug!r}, which is no page's slug"))
+    return problems
+
+
+@functools.cache
+def ui_strings() -> dict[str, dict[str, str]]:
+    with open(UI_STRINGS, encoding="utf-8") as f:
+        return yaml.safe_load(f)
+
+
+def ui_string(lang: str, key: str, default_lang: str = "en") -> str:
+    strings = ui_strings()
+    return strings.get(lang, {}).get(key) or strings[default_lang][key]

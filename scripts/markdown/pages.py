@@ -1,0 +1,90 @@
+"""One reading of a Markdown page, shared by the snippet engine, the i18n tools and the site hooks."""
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import InputError
+from .fences import Fence, find_fences
+from .frontmatter import split_front_matter
+from .includes import Includes, SourceLine
+from .site_config import SiteConfig, load_site_config
+
+HEADING_ID = re.compile(r"^#{1,6}[ \t].*?\{[^}]*#(?P<id>[\w-]+)[^}]*\}[ \t]*$")
+LINK = re.compile(r"!?\[[^\]]*\]\((?P<target>[^)\s]+)(?:\s+\"[^\"]*\")?\)")
+
+
+@dataclass
+class Page:
+    path: str  # relative to the project root, with forward slashes
+    lang: str
+    page_id: str  # the language-neutral name, e.g. glossary/vmap
+    text: str
+    meta: dict
+    meta_lines: dict[str, int]
+    body: list[SourceLine] = field(default_factory=list)
+    fences: list[Fence] = field(default_factory=list)
+
+    @property
+    def slug(self) -> str:
+        return self.page_id.rsplit("/", 1)[-1]
+
+    @property
+    def digest(self) -> str:
+        """What a translation's `translation_of` records of its English page."""
+        return hashlib.sha256(self.text.encode("utf-8")).hexdigest()[:12]
+
+    def prose_lines(self) -> list[SourceLine]:
+        """Body lines outside code fences."""
+        inside = {id(line) for fence in self.fences for line in fence.body}
+        fence_lines = {fence.line for fence in self.fences} | {fence.end_line for fence in self.fences}
+        return [l for l in self.body if id(l) not in inside and not (l.include is None and l.page_line in fence_lines)]
+
+    def heading_ids(self) -> list[tuple[str, int]]:
+        return [(m["id"], l.page_line) for l in self.prose_lines() if (m := HEADING_ID.match(l.text))]
+
+    def links(self) -> list[tuple[str, int]]:
+        return [(m["target"], l.page_line) for l in self.prose_lines() for m in LINK.finditer(l.text)]
+
+
+def language_of(path: Path, config: SiteConfig) -> tuple[str, str]:
+    """(language, page id) from the suffix structure: vmap.es.md is Spanish vmap."""
+    rel = path.resolve().relative_to(config.docs_dir.resolve()).as_posix() if path.resolve().is_relative_to(
+        config.docs_dir.resolve()) else path.name
+    stem = rel[:-3] if rel.endswith(".md") else rel
+    base, _, suffix = stem.rpartition(".")
+    if base and suffix in config.languages[1:]:
+        return suffix, base
+    return config.default_language, stem
+
+
+def display_path(path: Path, config: SiteConfig) -> str:
+    path = path.resolve()
+    return path.relative_to(config.root).as_posix() if path.is_relative_to(config.root) else str(path)
+
+
+def read_page(path: str | Path, config: SiteConfig | None = None, text: str | None = None) -> Page:
+    """Reads a page; input it cannot use is an InputError with file and line."""
+    config = config or load_site_config()
+    path = Path(path)
+    shown = display_path(path, config)
+    if text is None:
+        try:
+            text = path.read_bytes().decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise InputError(shown, None, f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    meta, body_start, meta_lines = split_front_matter(text, shown)
+    lang, page_id = language_of(path, config)
+    raw_lines = text.splitlines()[body_start - 1:]
+    body = Includes(config).expand(raw_lines, body_start, shown)
+    return Page(shown, lang, page_id, text, meta, meta_lines, body, find_fences(body, shown))
+
+
+def markdown_files(paths: list[str | Path]) -> list[Path]:
+    """The Markdown files named, folders searched recursively, in a stable order."""
+    found: list[Path] = []
+    for p in map(Path, paths):
+        found.extend(sorted(p.rglob("*.md")) if p.is_dir() else [p])
+    return found
