@@ -1,6 +1,8 @@
 """Front matter: the YAML block between the first two `---` lines of a page."""
 from __future__ import annotations
 
+import re
+
 import yaml
 
 from .errors import InputError
@@ -15,7 +17,7 @@ def split_front_matter(text: str, path: str) -> tuple[dict, int, dict[str, int]]
     A page without front matter gets an empty dict; broken YAML is an
     InputError naming the page line.
     """
-    lines = text.splitlines(keepends=True)
+    lines = re.split(r"(?<=\n)|(?<=\r)(?!\n)", text)
     if not lines or lines[0].rstrip("\r\n") != "---":
         return {}, 1, {}
     for end in range(1, len(lines)):

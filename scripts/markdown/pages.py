@@ -12,6 +12,7 @@ from .frontmatter import split_front_matter
 from .includes import Includes, SourceLine
 from .site_config import SiteConfig, load_site_config
 
+NEWLINE = re.compile(r"\r\n|\r|\n")
 HEADING_ID = re.compile(r"^#{1,6}[ \t].*?\{[^}]*#(?P<id>[\w-]+)[^}]*\}[ \t]*$")
 LINK = re.compile(r"!?\[[^\]]*\]\((?P<target>[^)\s]+)(?:\s+\"[^\"]*\")?\)")
 
@@ -22,6 +23,7 @@ class Page:
     lang: str
     page_id: str  # the language-neutral name, e.g. glossary/vmap
     text: str
+    source: Path  # the file, absolute
     meta: dict
     meta_lines: dict[str, int]
     body: list[SourceLine] = field(default_factory=list)
@@ -47,6 +49,12 @@ class Page:
 
     def links(self) -> list[tuple[str, int]]:
         return [(m["target"], l.page_line) for l in self.prose_lines() for m in LINK.finditer(l.text)]
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines as editors number them (str.splitlines also splits on form feeds and U+2028)."""
+    lines = NEWLINE.split(text)
+    return lines[:-1] if lines and lines[-1] == "" else lines
 
 
 def language_of(path: Path, config: SiteConfig) -> tuple[str, str]:
@@ -77,9 +85,9 @@ def read_page(path: str | Path, config: SiteConfig | None = None, text: str | No
             raise InputError(shown, None, f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     meta, body_start, meta_lines = split_front_matter(text, shown)
     lang, page_id = language_of(path, config)
-    raw_lines = text.splitlines()[body_start - 1:]
+    raw_lines = split_lines(text)[body_start - 1:]
     body = Includes(config).expand(raw_lines, body_start, shown)
-    return Page(shown, lang, page_id, text, meta, meta_lines, body, find_fences(body, shown))
+    return Page(shown, lang, page_id, text, path.resolve(), meta, meta_lines, body, find_fences(body, shown))
 
 
 def markdown_files(paths: list[str | Path]) -> list[Path]:

@@ -1,0 +1,63 @@
+"""python -m scripts.snippets [PATH ...] [--json FILE] [--device cpu|gpu] [--update-outputs] [-j N]"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from ..markdown import load_site_config
+from .engine import Engine, load
+from .pool import EngineError
+from .report import build_report, describe_failure, summary, write_report
+from .update_outputs import update_outputs
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m scripts.snippets",
+                                     description="Run every Python block of the Markdown pages and check it.")
+    parser.add_argument("paths", nargs="*", help="Markdown files or folders (default: docs/)")
+    parser.add_argument("--json", metavar="FILE", help="write the JSON report there")
+    parser.add_argument("--device", choices=("cpu", "gpu"), default="cpu",
+                        help="the device kind to run on; gpu never falls back to the CPU")
+    parser.add_argument("--update-outputs", action="store_true",
+                        help="rewrite the .output blocks from this run, changing nothing else in the files")
+    parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, help="worker processes")
+    parser.add_argument("--output-limit", type=int, default=1_000_000,
+                        help="characters a block may print before it fails")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    config = load_site_config()
+    loaded, input_errors = load(args.paths or [config.docs_dir], config)
+    for error in input_errors:
+        print(f"error: {error}", file=sys.stderr)
+    engine = Engine(device=args.device, jobs=args.jobs, output_limit=args.output_limit)
+    results = []
+    try:
+        for page in engine.run(loaded, config.default_language):
+            results.extend(page)
+            counts = summary(page)
+            print(f"{page[0].page.path}: " + ", ".join(f"{n} {s}" for s, n in counts.items() if n and s != "executed"))
+            for r in page:
+                if r.status == "failed":
+                    print(describe_failure(r) + "\n", file=sys.stderr)
+    except EngineError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        write_report(args.json, build_report(results, args.device, engine.info))
+    if args.update_outputs:
+        for path in update_outputs(results):
+            print(f"updated the outputs of {path}")
+    totals = summary(results)
+    print(f"{totals['passed']} passed, {totals['failed']} failed, {totals['skipped']} skipped, "
+          f"{totals['not_run']} not run ({totals['executed']} blocks executed, the rest reused from identical pages)")
+    if input_errors:
+        return 2
+    return 1 if totals["failed"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

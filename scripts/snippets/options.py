@@ -1,0 +1,115 @@
+"""The fence table of DESIGN.md: what each fence of a page asks the engine to do."""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from ..markdown import Fence, InputError, Page
+
+PYTHON_LANGS = ("python", "py")
+PYTHON_CLASSES = {"no-run", "gpu", "cpu"}
+PYTHON_ATTRS = {"raises", "timeout", "title", "linenums", "hl_lines"}
+OUTPUT_ATTRS = {"rtol"}
+DEFAULT_TIMEOUT = 60.0
+DEFAULT_RTOL = 1e-5
+
+
+@dataclass
+class Block:
+    """A Python block of a page and what it expects."""
+
+    fence: Fence
+    index: int  # position among the page's Python blocks
+    run: bool  # False for .no-run: compiled, not executed
+    raises: str | None = None
+    device: str | None = None  # "cpu" or "gpu" when limited to one kind
+    timeout: float = DEFAULT_TIMEOUT
+    output: Fence | None = None  # the {.text .output} block right after it
+    rtol: float = DEFAULT_RTOL
+
+    @property
+    def line(self) -> int:
+        return self.fence.line
+
+    @property
+    def code(self) -> str:
+        return self.fence.code
+
+    @property
+    def expected(self) -> str | None:
+        return self.output.code if self.output else None
+
+    def signature(self) -> tuple:
+        """What decides the block's result, comments aside: equal signatures run alike."""
+        from .code_tokens import code_tokens
+
+        return (self.run, self.raises, self.device, self.timeout, code_tokens(self.code),
+                self.expected, self.rtol if self.output else None)
+
+
+def _positive_number(value: str, name: str, path: str, line: int) -> float:
+    try:
+        number = float(value)
+    except ValueError:
+        number = math.nan
+    if not (number > 0 and math.isfinite(number)):
+        raise InputError(path, line, f"{name}={value!r} must be a positive number")
+    return number
+
+
+def _python_block(fence: Fence, index: int, path: str) -> Block:
+    if not fence.braced and fence.attrs:
+        raise InputError(path, fence.line, f"fence options {fence.info.strip()!r} must go inside braces, "
+                         f"as in ```{{.python raises=\"ValueError\"}}: without them the site drops the block")
+    unknown = sorted(set(fence.classes) - PYTHON_CLASSES) + sorted(set(fence.attrs) - PYTHON_ATTRS)
+    if unknown:
+        raise InputError(path, fence.line, f"unknown fence option {unknown[0]!r}: Python blocks take "
+                         ".no-run, .gpu, .cpu, raises=\"Error\", timeout=\"seconds\"")
+    if "gpu" in fence.classes and "cpu" in fence.classes:
+        raise InputError(path, fence.line, "a block cannot be both .gpu and .cpu")
+    raises = fence.attrs.get("raises")
+    if raises is not None and not all(part.isidentifier() for part in raises.split(".")):
+        raise InputError(path, fence.line, f"raises={raises!r} is not an exception class name or dotted path")
+    no_run = "no-run" in fence.classes
+    if no_run and (raises or "timeout" in fence.attrs):
+        raise InputError(path, fence.line, "a .no-run block is never executed: it takes no raises= or timeout=")
+    timeout = fence.attrs.get("timeout")
+    return Block(
+        fence=fence, index=index, run=not no_run, raises=raises,
+        device=next((d for d in ("gpu", "cpu") if d in fence.classes), None),
+        timeout=_positive_number(timeout, "timeout", path, fence.line) if timeout is not None else DEFAULT_TIMEOUT,
+    )
+
+
+def is_python(fence: Fence) -> bool:
+    return fence.lang in PYTHON_LANGS
+
+
+def is_output(fence: Fence) -> bool:
+    return "output" in fence.classes or fence.lang == "output"
+
+
+def page_blocks(page: Page) -> list[Block]:
+    """The page's Python blocks with their expected output; bad options are an InputError."""
+    blocks: list[Block] = []
+    previous: Fence | None = None
+    for fence in page.fences:
+        if is_python(fence):
+            blocks.append(_python_block(fence, len(blocks), page.path))
+        elif is_output(fence):
+            owner = blocks[-1] if blocks and previous is blocks[-1].fence else None
+            if owner is None:
+                raise InputError(page.path, fence.line, "an .output block must come right after the Python block "
+                                 "whose output it is")
+            if not owner.run:
+                raise InputError(page.path, fence.line, "an .output block cannot follow a .no-run block")
+            unknown = sorted(set(fence.classes) - {"output"}) + sorted(set(fence.attrs) - OUTPUT_ATTRS)
+            if unknown or not fence.braced:
+                bad = unknown[0] if unknown else fence.info.strip()
+                raise InputError(page.path, fence.line, f"unknown option {bad!r} on an .output block: it takes "
+                                 "only rtol=\"1e-3\", inside braces: ```{.text .output}")
+            owner.output = fence
+            if "rtol" in fence.attrs:
+                owner.rtol = _positive_number(fence.attrs["rtol"], "rtol", page.path, fence.line)
+        previous = fence
+    return blocks

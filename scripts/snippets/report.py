@@ -1,0 +1,68 @@
+"""The JSON report of DESIGN.md, and the plain-text summary of a run."""
+from __future__ import annotations
+
+import datetime
+import importlib.metadata
+import json
+import platform
+from collections import Counter
+from pathlib import Path
+
+from .engine import BlockResult
+
+STATUSES = ("passed", "failed", "skipped", "not_run")
+
+
+def _version(package: str) -> str:
+    try:
+        return importlib.metadata.version(package)
+    except importlib.metadata.PackageNotFoundError:
+        return ""
+
+
+def summary(results: list[BlockResult]) -> dict:
+    counts = Counter(r.status for r in results)
+    return {**{s: counts.get(s, 0) for s in STATUSES}, "executed": sum(r.executed for r in results)}
+
+
+def block_entry(r: BlockResult) -> dict:
+    return {"file": r.page.path, "line": r.block.line, "lang": r.page.lang, "page": r.page.page_id,
+            "index": r.block.index, "digest": r.digest, "status": r.status, "reason": r.reason,
+            "executed": r.executed, "duration_s": round(r.duration_s, 4), "error": r.error, "stdout": r.stdout}
+
+
+def build_report(results: list[BlockResult], device: str, info: dict) -> dict:
+    ordered = sorted(results, key=lambda r: (r.page.path, r.block.line))
+    return {
+        "jax": info.get("jax") or _version("jax"),
+        "jaxlib": info.get("jaxlib") or _version("jaxlib"),
+        "python": info.get("python") or platform.python_version(),
+        "device": device,
+        "device_kind": info.get("device_kind", ""),
+        "created": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "summary": summary(ordered),
+        "blocks": [block_entry(r) for r in ordered],
+    }
+
+
+def write_report(path: str | Path, report: dict) -> None:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def describe_failure(r: BlockResult) -> str:
+    """What a reader of the failure needs: where, the block, and what went wrong."""
+    parts = [f"{r.page.path}:{r.block.line}: block failed", _indent(r.block.code.rstrip())]
+    if r.error and r.error["type"] == "OutputMismatch":
+        parts += [r.error["message"], "expected output:", _indent(r.block.expected.rstrip()),
+                  "actual output:", _indent(r.stdout.rstrip() or "(nothing)")]
+    elif r.error:
+        if r.stdout:
+            parts += ["printed before the error:", _indent(r.stdout.rstrip())]
+        parts.append(r.error["message"])
+    return "\n".join(parts)
+
+
+def _indent(text: str) -> str:
+    return "\n".join("    " + line for line in text.splitlines())

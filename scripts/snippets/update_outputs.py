@@ -1,0 +1,46 @@
+"""Rewrites `.output` blocks from a real run; every other byte of the file stays as it was."""
+from __future__ import annotations
+
+import re
+from ..markdown import InputError
+from .engine import BlockResult
+
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
+
+
+def _newline(line: str) -> str:
+    return line[len(line.rstrip("\r\n")):] or "\n"
+
+
+def rewrite(text: str, results: list[BlockResult]) -> str:
+    """The page text with each ran block's `.output` body replaced by what it printed."""
+    lines = _LINE.findall(text)
+    edits = []
+    for r in results:
+        fence = r.block.output
+        ran_to_end = r.status == "passed" or (r.error and r.error["type"] == "OutputMismatch")
+        if fence is None or not ran_to_end:
+            continue
+        if fence.from_include:
+            raise InputError(r.page.path, fence.line, "this .output block comes from an include: edit it there")
+        newline = _newline(lines[fence.line - 1])
+        body = [fence.indent + line + newline if line else newline for line in r.stdout.rstrip("\n").split("\n")]
+        edits.append((fence.line, fence.end_line - 1, body if r.stdout.strip() else []))
+    for start, end, body in sorted(edits, reverse=True):
+        lines[start:end] = body
+    return "".join(lines)
+
+
+def update_outputs(results: list[BlockResult]) -> list[str]:
+    """Writes every page whose outputs changed; returns their paths."""
+    by_page: dict[str, list[BlockResult]] = {}
+    for r in results:
+        by_page.setdefault(r.page.path, []).append(r)
+    changed = []
+    for path, page_results in by_page.items():
+        page = page_results[0].page
+        new = rewrite(page.text, page_results)
+        if new != page.text:
+            page.source.write_bytes(new.encode("utf-8"))
+            changed.append(path)
+    return changed
