@@ -20,7 +20,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--device", choices=("cpu", "gpu"), default="cpu",
                         help="the device kind to run on; gpu never falls back to the CPU")
     parser.add_argument("--update-outputs", action="store_true",
-                        help="rewrite the .output blocks from this run, changing nothing else in the files")
+                        help="rewrite the .output blocks from this run (outputs are then not compared), "
+                             "changing nothing else in the files")
     parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, help="worker processes")
     parser.add_argument("--output-limit", type=int, default=1_000_000,
                         help="characters a block may print before it fails")
@@ -33,7 +34,8 @@ def main(argv: list[str] | None = None) -> int:
     loaded, input_errors = load(args.paths or [config.docs_dir], config)
     for error in input_errors:
         print(f"error: {error}", file=sys.stderr)
-    engine = Engine(device=args.device, jobs=args.jobs, output_limit=args.output_limit)
+    engine = Engine(device=args.device, jobs=args.jobs, output_limit=args.output_limit,
+                    check_outputs=not args.update_outputs)
     results = []
     try:
         for page in engine.run(loaded, config.default_language):

@@ -59,9 +59,13 @@ def describe_failure(r: BlockResult) -> str:
                   "actual output:", _indent(r.stdout.rstrip() or "(nothing)")]
     elif r.error:
         if r.stdout:
-            parts += ["printed before the error:", _indent(r.stdout.rstrip())]
+            parts += ["printed before the error (last lines):", _indent(_tail(r.stdout.rstrip()))]
         parts.append(r.error["message"])
     return "\n".join(parts)
+
+
+def _tail(text: str, lines: int = 10, width: int = 200) -> str:
+    return "\n".join(line[:width] + ("..." if len(line) > width else "") for line in text.splitlines()[-lines:])
 
 
 def _indent(text: str) -> str:

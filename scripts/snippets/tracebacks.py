@@ -15,11 +15,11 @@ def block_line(blocks: list[Block], index: int, line: int):
 
 
 def error_line(blocks: list[Block], block: Block, error: dict) -> int:
-    """The Markdown line to point at: the innermost frame inside the page, else the fence."""
+    """The Markdown line to point at: the innermost frame in the failed block, else the fence."""
     if error.get("at_output") and block.output is not None:
         return block.output.line
     for frame in reversed(error.get("frames", [])):
-        if "block" in frame and (source := block_line(blocks, frame["block"], frame["line"])):
+        if frame.get("block") == block.index and (source := block_line(blocks, block.index, frame["line"])):
             return source.page_line
     return block.line
 

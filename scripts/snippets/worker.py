@@ -22,6 +22,7 @@ import traceback
 from .output_check import first_difference, outputs_match
 
 BLOCK_FILE = "<block-{}>"
+KEPT_OUTPUT = 10_000  # of a block that printed past the limit, the start is kept for the report
 
 
 class OutputLimitExceeded(BaseException):
@@ -71,6 +72,8 @@ def _exception_matches(exc: BaseException, spec: str) -> bool:
 def _frames(exc: BaseException) -> list[dict]:
     frames = []
     for frame in traceback.extract_tb(exc.__traceback__):
+        if frame.filename == __file__:
+            continue  # the worker's own exec() is no part of the reader's story
         if frame.filename.startswith("<block-"):
             frames.append({"block": int(frame.filename[7:-1]), "line": frame.lineno, "name": frame.name})
         else:
@@ -145,7 +148,7 @@ class PageRunner:
     def _outcome(self, block: dict, exc: BaseException | None, stdout: str) -> dict:
         failed = {"status": "failed"}
         if isinstance(exc, OutputLimitExceeded):
-            return {**failed, "error": _error(exc, "OutputLimitExceeded")}
+            return {**failed, "stdout": stdout[:KEPT_OUTPUT], "error": _error(exc, "OutputLimitExceeded")}
         if isinstance(exc, SystemExit):
             return {**failed, "error": {**_error(exc, "SystemExit"),
                                         "message": f"the block called sys.exit({exc.code!r})"}}
@@ -173,7 +176,11 @@ def _import_jax(device: str):
         jax.config.update("jax_compilation_cache_dir", os.environ["SNIPPETS_CACHE_DIR"])
     jax.config.update("jax_persistent_cache_min_compile_time_secs", 0)
     jax.config.update("jax_persistent_cache_min_entry_size_bytes", 0)
-    backend = jax.default_backend()
+    try:
+        backend = jax.default_backend()
+    except Exception as exc:  # noqa: BLE001: JAX says little when a platform in JAX_PLATFORMS is absent
+        raise RuntimeError(f"no {device.upper()} found: JAX could not start the {os.environ.get('JAX_PLATFORMS')} "
+                           f"backend ({type(exc).__name__}: {exc})") from None
     if backend != device:
         raise RuntimeError(f"no {device.upper()} found: JAX's default backend is {backend!r} "
                            f"(devices: {', '.join(map(str, jax.devices()))})")

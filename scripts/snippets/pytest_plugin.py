@@ -1,0 +1,113 @@
+"""pytest glue: one item per Python block of the pages in docs/; the engine does all the work."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from ..markdown import InputError, load_site_config
+from .engine import BlockResult, Engine, load_page
+from .pool import EngineError
+from .report import build_report, describe_failure, write_report
+
+_SESSION = pytest.StashKey["SnippetSession"]()
+
+
+def pytest_addoption(parser):
+    group = parser.getgroup("snippets", "executed examples of the Markdown pages")
+    group.addoption("--device", choices=("cpu", "gpu"), default="cpu", help="device kind the blocks run on")
+    group.addoption("--snippets-json", metavar="FILE", help="write the engine's JSON report there")
+    group.addoption("--snippets-jobs", type=int, default=os.cpu_count() or 1, help="worker processes")
+
+
+class SnippetSession:
+    """Runs, on first need, every page that has a selected item, and hands out results."""
+
+    def __init__(self, config):
+        self.engine = Engine(device=config.getoption("device"), jobs=config.getoption("snippets_jobs"))
+        self.pages: dict[str, object] = {}  # path -> LoadedPage, for the selected items
+        self.results: dict[tuple[str, int], BlockResult] = {}
+        self.stream = None
+        self.error: str | None = None
+
+    def result(self, path: str, index: int) -> BlockResult:
+        if self.error:
+            pytest.fail(self.error, pytrace=False)
+        if self.stream is None:
+            self.stream = self.engine.run(list(self.pages.values()), load_site_config().default_language)
+        try:
+            while (path, index) not in self.results:
+                for r in next(self.stream):
+                    self.results[(r.page.path, r.block.index)] = r
+        except EngineError as exc:
+            self.error = f"the snippet engine cannot run: {exc}"
+            pytest.fail(self.error, pytrace=False)
+        return self.results[(path, index)]
+
+    def close(self):
+        if self.stream is not None:
+            self.stream.close()
+
+
+class MarkdownPage(pytest.File):
+    def collect(self):
+        try:
+            loaded = load_page(self.path)
+        except InputError as exc:
+            raise self.CollectError(str(exc)) from None
+        for block in loaded.blocks:
+            yield BlockItem.from_parent(self, name=f"line{block.line}", loaded=loaded, block=block)
+
+
+class BlockFailure(Exception):
+    pass
+
+
+class BlockItem(pytest.Item):
+    def __init__(self, *, loaded, block, **kwargs):
+        super().__init__(**kwargs)
+        self.loaded, self.block = loaded, block
+
+    def runtest(self):
+        result = self.config.stash[_SESSION].result(self.loaded.page.path, self.block.index)
+        if result.status == "skipped":
+            pytest.skip(result.reason)
+        if result.status == "failed":
+            raise BlockFailure(describe_failure(result))
+
+    def repr_failure(self, excinfo):
+        if isinstance(excinfo.value, BlockFailure):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self):
+        return self.path, self.block.line - 1, f"{self.loaded.page.path}:{self.block.line}"
+
+
+def pytest_collect_file(file_path: Path, parent):
+    docs = load_site_config().docs_dir.resolve()
+    if file_path.suffix == ".md" and file_path.resolve().is_relative_to(docs):
+        return MarkdownPage.from_parent(parent, path=file_path)
+    return None
+
+
+def pytest_configure(config):
+    config.stash[_SESSION] = SnippetSession(config)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(session, config, items):
+    snippet_session = config.stash[_SESSION]
+    for item in items:
+        if isinstance(item, BlockItem):
+            snippet_session.pages[item.loaded.page.path] = item.loaded
+
+
+def pytest_sessionfinish(session):
+    snippet_session = session.config.stash[_SESSION]
+    snippet_session.close()
+    target = session.config.getoption("snippets_json")
+    if target and snippet_session.results:
+        write_report(target, build_report(list(snippet_session.results.values()),
+                                          snippet_session.engine.device, snippet_session.engine.info))

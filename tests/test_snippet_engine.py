@@ -1,0 +1,220 @@
+"""The snippet engine on the fixtures of tests/fixtures/snippets: every row of the fence table,
+failures, crashes, configuration leaks, dedupe across languages and bad input."""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from scripts.markdown import load_site_config
+from scripts.snippets.engine import Engine, load
+from scripts.snippets.report import build_report
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = ROOT / "tests" / "fixtures" / "snippets"
+
+
+def run_engine(folder: str, jobs: int = 2) -> dict[tuple[str, int], object]:
+    loaded, errors = load([FIXTURES / folder])
+    assert errors == []
+    results = [r for page in Engine(jobs=jobs).run(loaded) for r in page]
+    return {(Path(r.page.path).name, r.block.line): r for r in results}
+
+
+def cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "scripts.snippets", *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+
+
+@pytest.fixture(scope="module")
+def rows():
+    return run_engine("rows")
+
+
+def test_executed_block_and_its_output_pass(rows):
+    first = rows[("fence_table.md", 8)]
+    assert (first.status, first.stdout) == ("passed", "executed 4.0\n")
+    assert rows[("fence_table.md", 17)].status == "passed"  # py, with a number within 1e-5
+
+
+def test_no_run_block_is_compiled_not_executed(rows):
+    result = rows[("fence_table.md", 25)]
+    assert result.status == "not_run" and result.error is None
+
+
+@pytest.mark.parametrize("line", [29, 33, 37])
+def test_raises_by_name_base_class_and_dotted_path(rows, line):
+    assert rows[("fence_table.md", line)].status == "passed"
+
+
+def test_gpu_block_is_skipped_on_cpu_and_cpu_block_runs(rows):
+    gpu = rows[("fence_table.md", 42)]
+    assert gpu.status == "skipped" and "gpu only" in gpu.reason
+    assert rows[("fence_table.md", 46)].stdout == "cpu only\n"
+
+
+def test_rtol_on_output_widens_the_comparison(rows):
+    assert rows[("fence_table.md", 54)].status == "passed"
+
+
+def test_fences_inside_admonitions_and_tabs_run(rows):
+    nested = rows[("fence_table.md", 64)]
+    tab = rows[("fence_table.md", 74)]
+    assert (nested.status, nested.stdout) == ("passed", "nested\n")
+    assert (tab.status, tab.stdout) == ("passed", "tilde fence in a tab\n")
+
+
+def test_non_python_fences_are_not_blocks(rows):
+    assert len([k for k in rows if k[0] == "fence_table.md"]) == 11
+
+
+def test_failing_block_in_the_middle_skips_the_rest_and_names_its_line(rows):
+    failed = rows[("failing_middle.md", 7)]
+    assert failed.status == "failed"
+    assert failed.error["type"] == "ValueError" and failed.error["line"] == 9
+    assert "failing_middle.md:9, in <module>" in failed.error["message"]
+    assert "worker.py" not in failed.error["message"]
+    for line in (12, 16):
+        later = rows[("failing_middle.md", line)]
+        assert later.status == "skipped"
+        assert later.reason == "the block at tests/fixtures/snippets/rows/failing_middle.md:7 failed"
+    assert rows[("failing_middle.md", 3)].status == "passed"
+
+
+def test_wrong_output_fails_at_the_output_fence(rows):
+    result = rows[("wrong_output.md", 3)]
+    assert result.status == "failed" and result.error["type"] == "OutputMismatch"
+    assert result.error["line"] == 7 and "expected '1.0', got '1.001'" in result.error["message"]
+
+
+def test_raises_without_exception_or_with_another_one_fails(rows):
+    missing = rows[("expected_raise_missing.md", 3)]
+    assert missing.status == "failed" and missing.error["type"] == "MissingException"
+    assert rows[("expected_raise_missing.md", 7)].status == "skipped"
+
+
+def test_included_code_runs_and_errors_name_snippet_file_and_page_line(rows):
+    assert rows[("include.md", 3)].stdout == "42\n"
+    failed = rows[("include.md", 12)]
+    assert "include.md:4 (from snippets/fixture/helpers.py:6), in broken" in failed.error["message"]
+    assert failed.error["line"] == 13
+
+
+@pytest.fixture(scope="module")
+def crashes():
+    return run_engine("crash")
+
+
+@pytest.mark.parametrize("page, kind, text", [
+    ("hang.md", "Timeout", "did not finish within its 2 s timeout"),
+    ("sys_exit.md", "SystemExit", "sys.exit(3)"),
+    ("os_exit.md", "WorkerCrash", "exited with code 7"),
+    ("segfault.md", "WorkerCrash", "signal SIGSEGV"),
+    ("flood.md", "OutputLimitExceeded", "more than 1000000 characters"),
+])
+def test_each_crash_is_that_blocks_failure(crashes, page, kind, text):
+    result = next(r for (name, _), r in crashes.items() if name == page)
+    assert result.status == "failed" and result.error["type"] == kind and text in result.error["message"]
+
+
+def test_other_pages_still_run_beside_crashes(crashes):
+    assert crashes[("healthy.md", 3)].status == "passed"
+    assert crashes[("hang.md", 8)].status == "skipped"
+
+
+def test_flood_keeps_only_the_start_of_its_output(crashes):
+    assert len(crashes[("flood.md", 3)].stdout) <= 10_000
+
+
+def test_configuration_and_directory_do_not_leak_between_pages():
+    results = run_engine("leak", jobs=1)  # one worker, so the pages share a process
+    assert [r.status for r in results.values()] == ["passed"] * 3, [r.error for r in results.values()]
+
+
+@pytest.fixture(scope="module")
+def dedupe():
+    return run_engine("dedupe")
+
+
+def test_translations_with_equal_code_run_once(dedupe):
+    english, spanish, romanian = (dedupe[(n, ln)] for n, ln in
+                                  [("page.md", 8), ("page.es.md", 8), ("page.ro.md", 9)])
+    assert english.executed and not spanish.executed and not romanian.executed
+    assert english.stdout == spanish.stdout == romanian.stdout == "10\n"
+
+
+def test_reused_failures_are_told_in_each_pages_own_lines(dedupe):
+    failed = dedupe[("page.ro.md", 19)]
+    assert failed.error["line"] == 20 and "page.ro.md:20" in failed.error["message"]
+
+
+def test_pages_with_different_code_run_separately(dedupe):
+    slovak = dedupe[("page.sk.md", 8)]
+    assert slovak.executed and slovak.stdout == "15\n" and slovak.status == "passed"
+
+
+def test_report_follows_the_design_schema(dedupe):
+    report = build_report(list(dedupe.values()), "cpu", {"jax": "x", "jaxlib": "y", "python": "z",
+                                                        "device_kind": "cpu"})
+    assert list(report) == ["jax", "jaxlib", "python", "device", "device_kind", "created", "summary", "blocks"]
+    assert report["summary"] == {"passed": 4, "failed": 4, "skipped": 0, "not_run": 0, "executed": 4}
+    block = report["blocks"][0]
+    assert list(block) == ["file", "line", "lang", "page", "index", "digest", "status", "reason",
+                           "executed", "duration_s", "error", "stdout"]
+    assert block["file"] == "tests/fixtures/snippets/dedupe/page.es.md" and block["lang"] == "es"
+    failed = next(b for b in report["blocks"] if b["status"] == "failed")
+    assert set(failed["error"]) == {"type", "message", "line"}
+
+
+BAD = {
+    "bad_rtol.md": (7, "rtol='-1' must be a positive number"),
+    "bad_timeout.md": (3, "timeout='soon' must be a positive number"),
+    "bare_options.md": (3, "must go inside braces"),
+    "broken_front_matter.md": (4, "front matter is not valid YAML"),
+    "missing_include.md": (4, "missing include"),
+    "orphan_output.md": (5, "must come right after the Python block"),
+    "unclosed_fence.md": (3, "never closed"),
+    "unknown_option.md": (7, "unknown fence option 'slow'"),
+}
+
+
+def test_bad_input_exits_2_naming_file_and_line_and_the_rest_still_runs():
+    done = cli(str(FIXTURES / "bad"), str(FIXTURES / "crash" / "healthy.md"), "-j", "1")
+    assert done.returncode == 2, done.stderr
+    for name, (line, message) in BAD.items():
+        expected = f"error: tests/fixtures/snippets/bad/{name}:{line}: "
+        assert any(l.startswith(expected) and message in l for l in done.stderr.splitlines()), (name, done.stderr)
+    assert "tests/fixtures/snippets/crash/healthy.md: 1 passed" in done.stdout
+
+
+def test_exit_codes_and_json_report(tmp_path):
+    passing = cli(str(FIXTURES / "leak"), "--json", str(tmp_path / "r.json"))
+    assert passing.returncode == 0, passing.stderr
+    assert json.loads((tmp_path / "r.json").read_text())["summary"]["passed"] == 3
+    assert cli(str(FIXTURES / "rows" / "wrong_output.md")).returncode == 1
+
+
+def test_gpu_run_refuses_to_fall_back_to_cpu():
+    done = cli(str(FIXTURES / "crash" / "healthy.md"), "--device", "gpu")
+    assert done.returncode == 2
+    assert "error:" in done.stderr and "GPU" in done.stderr
+
+
+def test_update_outputs_changes_only_output_bodies(tmp_path):
+    page = tmp_path / "crlf.md"
+    shutil.copy(FIXTURES / "update" / "crlf.md", page)
+    before = page.read_bytes()
+    done = cli(str(page), "--update-outputs")
+    assert done.returncode == 0, done.stderr
+    after = page.read_bytes()
+    expected = (before.replace(b"```{.text .output}\r\nstale\r\n", "```{.text .output}\r\nновый вывод\r\n42\r\n"
+                               .encode())
+                .replace(b"    ```{.text .output}\r\n    old\r\n", "    ```{.text .output}\r\n    nested π\r\n"
+                         .encode()))
+    assert after == expected
+    assert b"\t" in after and b"\r\n" in after and "Überschrift".encode() in after
+    assert cli(str(page)).returncode == 0
