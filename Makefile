@@ -13,7 +13,7 @@ HOST ?= 127.0.0.1:8000
 PYTHON ?= $(shell for p in python3.12 "$$(pyenv root 2>/dev/null)"/versions/3.12*/bin/python3.12 /usr/local/bin/python3.12 /usr/bin/python3.12; do \
 	"$$p" -c 'import sys; sys.exit(sys.version_info[:2] != (3, 12))' >/dev/null 2>&1 && { echo "$$p"; break; }; done)
 
-.PHONY: setup serve site test check bench clean lock
+.PHONY: setup serve site test check bench reports clean lock
 
 setup: $(STAMP)
 
@@ -29,12 +29,28 @@ serve: $(STAMP)
 site: $(STAMP)
 	$(PY) -m mkdocs build --strict --site-dir site
 
-test: $(STAMP)
-	$(PY) -m pytest
+CHROMIUM := /usr/bin/chromium
+
+# The browser tests drive Debian's Chromium; Playwright's own browser download is not used.
+$(CHROMIUM):
+	@command -v apt-get >/dev/null || { echo "error: install Chromium at $(CHROMIUM) (Debian package 'chromium')" >&2; exit 2; }
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+
+# Every check runs even when an earlier one fails; the exit status says whether any failed.
+test: $(STAMP) $(CHROMIUM)
+	@status=0; \
+	$(PY) -m scripts.i18n check docs || status=1; \
+	$(PY) -m scripts.lint docs || status=1; \
+	$(PY) -m pytest || status=1; \
+	exit $$status
 
 check: $(STAMP)
 	@if [ -z "$(PAGE)" ]; then echo "usage: make check PAGE=docs/glossary/vmap.md" >&2; exit 2; fi
 	$(PY) -m scripts.check_page $(PAGE)
+
+# The engine's report that the site's "verified on" note reads.
+reports: $(STAMP)
+	$(PY) -m scripts.snippets docs --json reports/cpu.json
 
 # Re-resolves the pins from pyproject.toml into requirements.lock.
 lock:

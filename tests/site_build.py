@@ -1,0 +1,46 @@
+"""Builds the site once into a folder and reads its HTML, for the site and browser tests."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def build_site(target: Path, config: Path = ROOT / "mkdocs.yml") -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file", str(config),
+                           "--site-dir", str(target)], cwd=config.parent, capture_output=True, text=True,
+                          env=dict(os.environ, NO_MKDOCS_2_WARNING="1"), timeout=600)
+
+
+@dataclass
+class HtmlPage:
+    lang: str | None = None
+    ids: set[str] = field(default_factory=set)
+    links: list[tuple[str, dict]] = field(default_factory=list)  # (href, attributes of the <a>)
+
+
+class _Reader(HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.page = HtmlPage()
+
+    def handle_starttag(self, tag, attrs):
+        attributes = dict(attrs)
+        if tag == "html":
+            self.page.lang = attributes.get("lang")
+        for key in ("id", "name"):
+            if attributes.get(key):
+                self.page.ids.add(attributes[key])
+        if tag == "a" and attributes.get("href") is not None:
+            self.page.links.append((attributes["href"], attributes))
+
+
+def read_html(path: Path) -> HtmlPage:
+    reader = _Reader()
+    reader.feed(path.read_text(encoding="utf-8"))
+    return reader.page
