@@ -48,6 +48,9 @@ check: $(STAMP)
 	@if [ -z "$(PAGE)" ]; then echo "usage: make check PAGE=docs/glossary/vmap.md" >&2; exit 2; fi
 	$(PY) -m scripts.check_page $(PAGE)
 
+bench: $(STAMP)
+	$(PY) -m scripts.bench
+
 # The engine's report that the site's "verified on" note reads.
 reports: $(STAMP)
 	$(PY) -m scripts.snippets docs --json reports/cpu.json
