@@ -13,7 +13,7 @@ HOST ?= 127.0.0.1:8000
 PYTHON ?= $(shell for p in python3.12 "$$(pyenv root 2>/dev/null)"/versions/3.12*/bin/python3.12 /usr/local/bin/python3.12 /usr/bin/python3.12; do \
 	"$$p" -c 'import sys; sys.exit(sys.version_info[:2] != (3, 12))' >/dev/null 2>&1 && { echo "$$p"; break; }; done)
 
-.PHONY: setup serve site test check bench reports clean lock
+.PHONY: setup serve site test test-gpu compare check bench reports clean lock
 
 setup: $(STAMP)
 
@@ -48,6 +48,18 @@ check: $(STAMP)
 	@if [ -z "$(PAGE)" ]; then echo "usage: make check PAGE=docs/glossary/vmap.md" >&2; exit 2; fi
 	$(PY) -m scripts.check_page $(PAGE)
 
+GPU_VENV := .venv-gpu
+
+# The examples on a GPU: refuses (exit 2) where JAX's default backend is not a GPU.
+test-gpu:
+	@if [ -z "$(PYTHON)" ]; then echo "error: Python 3.12 not found: install python3.12 or pass PYTHON=..." >&2; exit 2; fi
+	"$(PYTHON)" -m scripts.gpu_env $(GPU_VENV)
+	XLA_PYTHON_CLIENT_PREALLOCATE=false $(GPU_VENV)/bin/python -m scripts.gpu_check
+	XLA_PYTHON_CLIENT_PREALLOCATE=false $(GPU_VENV)/bin/python -m pytest docs --device gpu --snippets-json reports/gpu.json
+
+compare: $(STAMP)
+	$(PY) -m scripts.compare reports/cpu.json reports/gpu.json
+
 bench: $(STAMP)
 	$(PY) -m scripts.bench
 
@@ -61,6 +73,8 @@ lock:
 	rm -rf .lock-venv && "$(PYTHON)" -m venv .lock-venv
 	.lock-venv/bin/pip install --quiet --disable-pip-version-check .
 	.lock-venv/bin/pip freeze --exclude-editable --exclude jax-kb | sed '/^jax-kb/d' > requirements.lock
+	.lock-venv/bin/pip install --dry-run --ignore-installed --quiet --report .lock-venv/gpu.json "jax[cuda12]==$$(sed -n 's/^jax==//p' requirements.lock)"
+	.lock-venv/bin/python -m scripts.gpu_lock .lock-venv/gpu.json requirements.lock > requirements-gpu.lock
 	rm -rf .lock-venv
 
 clean:
