@@ -2,8 +2,11 @@
 from __future__ import annotations
 
 import functools
+import posixpath
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from urllib.parse import urlsplit
 
 import yaml
 
@@ -42,7 +45,7 @@ def load_catalog(config: SiteConfig | None = None, docs_dir: Path | None = None)
             continue
         catalog.pages.setdefault(page.page_id, {})[page.lang] = page
     for page in catalog.all_pages():
-        catalog.errors.extend(front_matter_problems(page, catalog))
+        catalog.errors.extend(front_matter_problems(page, catalog) + link_problems(page, catalog))
     return catalog
 
 
@@ -72,6 +75,25 @@ def front_matter_problems(page: Page, catalog: Catalog) -> list[InputError]:
         if slug not in slugs:
             problems.append(InputError(page.path, line("related"), f"related names {slug!r}, which is no page's slug"))
     return problems
+
+
+def link_problems(page: Page, catalog: Catalog) -> list[InputError]:
+    """Links to pages that do not exist, or to headings those pages do not have."""
+    problems = []
+    here = posixpath.dirname(page.page_id)
+    for target, line in page.links():
+        parts = urlsplit(target)
+        if parts.scheme or parts.netloc or not (parts.path.endswith(".md") or not parts.path):
+            continue
+        page_id = posixpath.normpath(posixpath.join(here, parts.path[:-3])) if parts.path else page.page_id
+        linked = catalog.page(page_id, page.lang)
+        if linked is None:
+            problems.append(InputError(page.path, line, f"link to {target!r}: no such page"))
+        elif parts.fragment and parts.fragment not in {i for i, _ in linked.heading_ids()} | {"related"}:
+            problems.append(InputError(page.path, line, f"link to {target!r}: {linked.path} has no heading "
+                                       f"with the id {parts.fragment!r}"))
+    return problems
+
 
 
 @functools.cache

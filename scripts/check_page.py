@@ -5,10 +5,8 @@ and its links and anchors, each problem named by file and line.
 """
 from __future__ import annotations
 
-import posixpath
 import sys
 from pathlib import Path
-from urllib.parse import urlsplit
 
 from .catalog import load_catalog
 from .markdown import InputError, Page, load_site_config
@@ -16,24 +14,6 @@ from .markdown.pages import display_path, language_of
 from .snippets.engine import Engine, LoadedPage
 from .snippets.options import page_blocks
 from .snippets.report import describe_failure, summary
-
-
-def link_problems(page: Page, catalog) -> list[InputError]:
-    """Links to pages that do not exist, or to headings those pages do not have."""
-    problems = []
-    here = posixpath.dirname(page.page_id)
-    for target, line in page.links():
-        parts = urlsplit(target)
-        if parts.scheme or parts.netloc or not (parts.path.endswith(".md") or not parts.path):
-            continue
-        page_id = posixpath.normpath(posixpath.join(here, parts.path[:-3])) if parts.path else page.page_id
-        linked = catalog.page(page_id, page.lang)
-        if linked is None:
-            problems.append(InputError(page.path, line, f"link to {target!r}: no such page"))
-        elif parts.fragment and parts.fragment not in {i for i, _ in linked.heading_ids()} | {"related"}:
-            problems.append(InputError(page.path, line, f"link to {target!r}: {linked.path} has no heading "
-                                       f"with the id {parts.fragment!r}"))
-    return problems
 
 
 def main(argv: list[str]) -> int:
@@ -46,13 +26,12 @@ def main(argv: list[str]) -> int:
     versions = catalog.pages.get(page_id, {})
     files = {display_path(config.docs_dir / f"{page_id}{'' if lang == config.default_language else '.' + lang}.md",
                           config) for lang in config.languages}
-    problems = [e for e in catalog.errors if e.path in files]  # unreadable files, front matter
+    problems = [e for e in catalog.errors if e.path in files]  # unreadable files, front matter, links
     if not versions and not problems:
         print(f"error: {argv[0]}: no such page in {config.docs_dir.name}/", file=sys.stderr)
         return 2
     loaded = []
     for page in versions.values():
-        problems += link_problems(page, catalog)
         try:
             loaded.append(LoadedPage(page, page_blocks(page)))
         except InputError as exc:
