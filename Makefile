@@ -13,7 +13,7 @@ HOST ?= 127.0.0.1:8000
 PYTHON ?= $(shell for p in python3.12 "$$(pyenv root 2>/dev/null)"/versions/3.12*/bin/python3.12 /usr/local/bin/python3.12 /usr/bin/python3.12; do \
 	"$$p" -c 'import sys; sys.exit(sys.version_info[:2] != (3, 12))' >/dev/null 2>&1 && { echo "$$p"; break; }; done)
 
-.PHONY: setup serve site test test-gpu compare check bench reports clean lock
+.PHONY: setup serve site test test-gpu compare check bench reports clean lock new-term new-guide new-lang i18n-status
 
 setup: $(STAMP)
 
@@ -47,6 +47,18 @@ test: $(STAMP) $(CHROMIUM)
 check: $(STAMP)
 	@if [ -z "$(PAGE)" ]; then echo "usage: make check PAGE=docs/glossary/vmap.md" >&2; exit 2; fi
 	$(PY) -m scripts.check_page $(PAGE)
+
+new-term new-guide: $(STAMP)
+	@if [ -z "$(NAME)" ]; then echo "usage: make $@ NAME=scan" >&2; exit 2; fi
+	$(PY) -m scripts.scaffold $(patsubst new-%,%,$@) "$(NAME)"
+
+# LANG only from the command line: the environment's locale variable is also called LANG.
+new-lang: $(STAMP)
+	@if [ "$(origin LANG)" != "command line" ]; then echo "usage: make new-lang LANG=de [NAME=Deutsch]" >&2; exit 2; fi
+	PYTHONUTF8=1 $(PY) -m scripts.scaffold lang "$(LANG)" $(if $(NAME),--name "$(NAME)")
+
+i18n-status: $(STAMP)
+	$(PY) -m scripts.i18n status
 
 GPU_VENV := .venv-gpu
 

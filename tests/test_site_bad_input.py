@@ -66,7 +66,7 @@ def test_bad_pages_fail_the_build(bad_build):
 
 
 def test_broken_front_matter_names_file_and_line(bad_build):
-    assert "docs/glossary/broken.md:4: front matter is not valid YAML" in bad_build.stderr
+    assert "docs/glossary/broken.md:3: front matter is not valid YAML" in bad_build.stderr
 
 
 def test_missing_include_names_file_line_and_snippet(bad_build):

@@ -174,7 +174,7 @@ BAD = {
     "bad_rtol.md": (7, "rtol='-1' must be a positive number"),
     "bad_timeout.md": (3, "timeout='soon' must be a positive number"),
     "bare_options.md": (3, "must go inside braces"),
-    "broken_front_matter.md": (4, "front matter is not valid YAML"),
+    "broken_front_matter.md": (3, "front matter is not valid YAML"),
     "missing_include.md": (4, "missing include"),
     "orphan_output.md": (5, "must come right after the Python block"),
     "unclosed_fence.md": (3, "never closed"),

@@ -29,7 +29,8 @@ def split_front_matter(text: str, path: str) -> tuple[dict, int, dict[str, int]]
     try:
         data = yaml.safe_load(source)
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
+        # The context mark is where the broken construct starts; the problem mark is where YAML gave up.
+        mark = getattr(exc, "context_mark", None) or getattr(exc, "problem_mark", None)
         line = mark.line + 2 if mark is not None else 1
         problem = getattr(exc, "problem", None) or str(exc)
         raise InputError(path, line, f"front matter is not valid YAML: {problem}") from None

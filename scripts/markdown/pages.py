@@ -39,10 +39,9 @@ class Page:
         return hashlib.sha256(self.text.encode("utf-8")).hexdigest()[:12]
 
     def prose_lines(self) -> list[SourceLine]:
-        """Body lines outside code fences."""
-        inside = {id(line) for fence in self.fences for line in fence.body}
-        fence_lines = {fence.line for fence in self.fences} | {fence.end_line for fence in self.fences}
-        return [l for l in self.body if id(l) not in inside and not (l.include is None and l.page_line in fence_lines)]
+        """Body lines outside code fences (fence lines included)."""
+        code = {n for fence in self.fences for n in range(fence.line, fence.end_line + 1)}
+        return [line for line in self.body if line.page_line not in code]
 
     def heading_ids(self) -> list[tuple[str, int]]:
         return [(m["id"], l.page_line) for l in self.prose_lines() if (m := HEADING_ID.match(l.text))]

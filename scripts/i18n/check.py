@@ -1,0 +1,37 @@
+"""Every problem that keeps the translations of a catalog from being in parity with English.
+
+Staleness is not one of them: a stale translation is still correct, only older (see status)."""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..catalog import Catalog, front_matter_problems
+from ..markdown import InputError
+from .paths import english_source
+from .parity import parity_problems
+
+
+def check_problems(catalog: Catalog, in_scope: Callable[[str], bool] = lambda path: True) -> list[InputError]:
+    """Unreadable pages, front matter problems and parity problems of the files in scope, by file
+    and line; each page is checked on its own, so one broken page hides nothing of the others."""
+    config = catalog.config
+    readable = {page.path for page in catalog.all_pages()}
+    unreadable = [e for e in catalog.errors if e.path not in readable]  # the rest are link problems
+    problems = list(unreadable)
+    for page in catalog.all_pages():
+        problems.extend(front_matter_problems(page, catalog))
+    for versions in catalog.pages.values():
+        english = versions.get(config.default_language)
+        for lang, page in versions.items():
+            if lang == config.default_language:
+                continue
+            if english is not None:
+                problems.extend(parity_problems(page, english))
+                continue
+            try:
+                english_source(page.source, config)
+            except InputError as exc:
+                problems.append(exc)
+            # Otherwise the English page exists but cannot be read: its own error says why.
+    unique = {(p.path, p.line or 0, p.message): p for p in problems if in_scope(p.path)}
+    return [unique[key] for key in sorted(unique)]

@@ -1,0 +1,32 @@
+"""Safety and correctness lint of the Markdown pages: raw HTML that runs code, unsafe or plain
+http:// URLs, images without alt text, fences with an unknown language or option."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..markdown import InputError, Page, SiteConfig, markdown_files, read_page
+from .fences import fence_problems
+from .images import image_problems
+from .prose import prose
+from .raw_html import raw_html_problems
+from .urls import url_problems
+
+
+def lint_page(page: Page) -> list[InputError]:
+    text = prose(page)
+    problems = (raw_html_problems(page, text) + url_problems(page, text) + image_problems(page, text)
+                + fence_problems(page))
+    return sorted(problems, key=lambda p: p.line or 0)
+
+
+def lint_files(paths: list[Path], config: SiteConfig) -> tuple[list[InputError], list[InputError]]:
+    """(problems, pages that could not be read), each page on its own."""
+    problems, unreadable = [], []
+    for path in markdown_files(paths):
+        try:
+            page = read_page(path, config)
+        except InputError as exc:
+            unreadable.append(exc)
+            continue
+        problems.extend(lint_page(page))
+    return problems, unreadable

@@ -1,0 +1,269 @@
+"""python -m scripts.i18n: status, mark and check, on the fixtures of tests/fixtures/i18n/."""
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+
+from scripts.catalog import load_catalog
+from scripts.i18n import translation_status
+from scripts.i18n.__main__ import main
+from scripts.i18n.check import check_problems
+from scripts.i18n.history import Change
+from scripts.i18n.mark import with_translation_of
+from scripts.i18n.scope import load_scope
+from scripts.markdown import InputError, load_site_config
+
+FIXTURES = Path(__file__).parent / "fixtures" / "i18n"
+CONFIG = load_site_config()
+
+
+def digest_of(path: Path) -> str:
+    """The contract of translation_of, computed independently of the reader."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:12]
+
+
+def problems(folder: str) -> dict[str, list[tuple[int, str]]]:
+    """The check's problems by file name, with the fixture folder left out of paths and messages."""
+    catalog, in_scope = load_scope(FIXTURES / folder, CONFIG)
+    prefix = f"tests/fixtures/i18n/{folder}/"
+    found: dict[str, list[tuple[int, str]]] = {}
+    for p in check_problems(catalog, in_scope):
+        found.setdefault(p.path.removeprefix(prefix), []).append((p.line, p.message.replace(prefix, "")))
+    return found
+
+
+@pytest.fixture(scope="module")
+def parity():
+    return problems("parity")
+
+
+# check: parity of each translation with its English page
+
+def test_code_that_differs_is_reported_at_each_block(parity):
+    assert parity["code.es.md"] == [
+        (17, "code differs from the block at code.md:16 (first difference: '3' here, '2' in English): translate "
+             "only prose and comments; copy the code from the English page"),
+        (26, "code differs from the block at code.md:25 (first difference: '\"nada.txt\"' here, '\"nothing.txt\"' "
+             "in English): translate only prose and comments; copy the code from the English page"),
+    ]
+
+
+def test_translated_comments_and_prose_are_no_problem(parity):
+    assert "good.es.md" not in parity
+
+
+def test_output_that_differs(parity):
+    assert parity["output.es.md"] == [
+        (22, ".output block differs from output.md:21: expected output is never translated; copy it")]
+
+
+def test_fence_options_that_differ(parity):
+    assert parity["options.es.md"] == [
+        (22, 'fence options {.text .output rtol="1e-3"} differ from {.text .output} at options.md:21: fence '
+             "options stay as in English"),
+        (26, "fence options python differ from {.python .no-run} at options.md:25: fence options stay as in English"),
+    ]
+
+
+def test_a_block_left_out_and_one_added(parity):
+    assert parity["blocks.es.md"] == [
+        (13, "this section lacks the Python block at blocks.md:25: copy it, code unchanged, from the English page"),
+        (36, "this Python block is not on the English page blocks.md: a translation adds no code; remove it, or "
+             "add it to the English page first"),
+    ]
+
+
+def test_heading_ids_that_differ(parity):
+    assert parity["headings.es.md"] == [
+        (35, "no heading with the id #faq-why after this line (headings.md:36 has it): give the matching heading "
+             "{ #faq-why }"),
+        (37, "heading id #faq-por-que is not on the English page headings.md: ids stay as in English, so that "
+             "links and anchors survive; use the English page's id"),
+    ]
+
+
+def test_links_and_images_that_differ(parity):
+    assert parity["links.es.md"] == [
+        (13, "this section lacks the link or image 'good.md#example' of links.md:14: links and images stay as "
+             "in English"),
+        (13, "this section lacks the link or image 'img/plot.png' of links.md:14: links and images stay as in "
+             "English"),
+        (15, "link or image 'good.es.md#example' is not on the English page links.md: link to the same pages, "
+             "anchors and images as the English page"),
+    ]
+
+
+def test_front_matter_keys_that_are_not_translated(parity):
+    assert parity["front-matter.es.md"] == [
+        (1, "front matter lacks 'related', which front-matter.md:6 has: every key but title, summary and aliases "
+            "stays as in English"),
+        (5, "tags is ['accesorio'] here but ['fixture'] at front-matter.md:5: only title, summary and aliases "
+            "are translated"),
+        (6, "front matter key 'author' is not on the English page front-matter.md: remove it, or add it to the "
+            "English page first"),
+    ]
+
+
+def test_translation_of_absent_or_malformed(parity):
+    assert parity["unmarked.es.md"] == [
+        (1, "front matter lacks translation_of: after translating, run python -m scripts.i18n mark "
+            "unmarked.es.md")]
+    assert parity["unmarked.ro.md"] == [
+        (8, "translation_of '3f2a' is not a page digest (12 hex digits): run python -m scripts.i18n mark "
+            "unmarked.ro.md")]
+
+
+def test_translation_without_english_page(parity):
+    assert parity["orphan.es.md"] == [
+        (1, "no English page orphan.md beside this translation: a translation has the English file name plus "
+            "the language")]
+
+
+def test_only_translations_have_problems(parity):
+    assert sorted(parity) == ["blocks.es.md", "code.es.md", "front-matter.es.md", "headings.es.md", "links.es.md",
+                              "options.es.md", "orphan.es.md", "output.es.md", "unmarked.es.md", "unmarked.ro.md"]
+
+
+def test_broken_front_matter_is_named_and_hides_no_other_page():
+    assert problems("front-matter") == {
+        # The English page cannot be read: its error is reported, its translation is not called an orphan.
+        "english.md": [(3, "front matter is not valid YAML: found unexpected end of stream")],
+        "kind.md": [(4, "unknown kind 'recipe': use one of term, guide")],
+        "related.md": [(6, "related names 'nowhere', which is no page's slug")],
+        "required.es.md": [(1, "front matter lacks the required key 'summary'")],
+        "still.es.md": [(10, "code differs from the block at still.md:9 (first difference: '\"todavía\"' here, "
+                             "'\"still\"' in English): translate only prose and comments; copy the code from "
+                             "the English page")],
+        "yaml.es.md": [(3, "front matter is not valid YAML: expected ',' or ']', but got ':'")],
+    }
+
+
+def test_check_exit_status_and_output(capsys):
+    assert main(["check", str(FIXTURES / "parity")]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 18
+    assert err[2].startswith("error: tests/fixtures/i18n/parity/code.es.md:17: code differs from the block at ")
+    # A stale translation in parity passes: staleness is for status and the site, not a failure.
+    assert main(["check", str(FIXTURES / "parity" / "good.es.md")]) == 0
+    assert main(["check", str(FIXTURES / "front-matter")]) == 1
+    assert main(["check", str(FIXTURES / "nowhere")]) == 2
+    assert "nowhere: no such file or folder" in capsys.readouterr().err
+
+
+# status
+
+def test_status_records():
+    catalog, _ = load_scope(FIXTURES / "status", CONFIG)
+    records = {r.lang: r for r in translation_status(catalog)}
+    english = FIXTURES / "status" / "page.md"
+    assert [(r.lang, r.state) for r in records.values()] == [
+        ("es", "up to date"), ("ro", "stale"), ("sk", "missing"), ("ru", "missing")]
+    assert {r.digest for r in records.values()} == {digest_of(english)}
+    assert records["ro"].translation_of == "0123456789ab"
+    assert records["sk"].path == "tests/fixtures/i18n/status/page.sk.md"
+    assert records["sk"].translation_of is None
+    assert records["es"].english_change is None  # only a stale one says when English changed
+
+
+def test_status_cli_table_and_json(capsys):
+    assert main(["status", str(FIXTURES / "status")]) == 0
+    table = capsys.readouterr().out.splitlines()
+    assert table[:2] == ["page  es          ro     sk       ru", "page  up to date  stale  missing  missing"]
+    assert table[4].startswith("  tests/fixtures/i18n/status/page.ro.md: English page ")
+    assert table[-1] == "1 up to date, 1 stale, 2 missing"
+    assert main(["status", str(FIXTURES / "status"), "--json"]) == 0
+    records = json.loads(capsys.readouterr().out)
+    assert [(r["lang"], r["state"]) for r in records] == [
+        ("es", "up to date"), ("ro", "stale"), ("sk", "missing"), ("ru", "missing")]
+    assert set(records[1]) == {"page_id", "lang", "state", "path", "english_path", "digest", "translation_of",
+                               "english_change"}
+
+
+def _git(repo: Path, *args: str) -> str:
+    return subprocess.run(["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@example.com", *args],
+                          check=True, capture_output=True, text=True).stdout.strip()
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+def test_status_names_the_commit_that_changed_the_english_page(tmp_path):
+    docs = tmp_path / "docs"
+    shutil.copytree(FIXTURES / "status", docs)
+    _git(tmp_path, "init", "-q")
+    _git(tmp_path, "add", ".")
+    _git(tmp_path, "commit", "-q", "-m", "English and translations")
+    config = dataclasses.replace(CONFIG, docs_dir=docs)
+    stale = next(r for r in translation_status(load_catalog(config)) if r.state == "stale")
+    assert stale.english_change == Change(_git(tmp_path, "rev-parse", "--short", "HEAD"),
+                                          _git(tmp_path, "log", "-1", "--format=%cs"), "English and translations")
+    with open(docs / "page.md", "a", encoding="utf-8") as f:
+        f.write("\nA new paragraph.\n")
+    records = translation_status(load_catalog(config))
+    assert [r.state for r in records] == ["stale", "stale", "missing", "missing"]
+    assert [str(r.english_change) for r in records[:2]] == ["uncommitted changes"] * 2
+
+
+# mark
+
+@pytest.fixture
+def marking(tmp_path):
+    shutil.copytree(FIXTURES / "mark", tmp_path, dirs_exist_ok=True)
+    return tmp_path
+
+
+def test_mark_adds_the_key_byte_for_byte_with_crlf_tabs_and_non_ascii(marking, capsys):
+    page = marking / "crlf.es.md"
+    before = page.read_bytes()
+    assert b"\r\n" in before and b"\t" in before and "ñ".encode() in before
+    assert main(["mark", str(page)]) == 0
+    lines = before.split(b"\r\n")
+    lines.insert(lines.index(b"---", 1), b"translation_of: " + digest_of(marking / "crlf.md").encode())
+    assert page.read_bytes() == b"\r\n".join(lines)
+    assert main(["mark", str(page)]) == 0  # a second run changes nothing
+    assert page.read_bytes() == b"\r\n".join(lines)
+    assert capsys.readouterr().out.splitlines() == [f"{page}: marked", f"{page}: already marked"]
+    record = next(r for r in translation_status(load_scope(marking, CONFIG)[0]) if r.path.endswith("crlf.es.md"))
+    assert record.state == "up to date"
+
+
+def test_mark_replaces_a_value_and_keeps_its_comment(marking):
+    page = marking / "marked.es.md"
+    before = page.read_text(encoding="utf-8").splitlines(keepends=True)
+    assert main(["mark", str(page)]) == 0
+    after = page.read_text(encoding="utf-8").splitlines(keepends=True)
+    assert after[3] == f"translation_of: {digest_of(marking / 'marked.md')}   # the first draft\n"
+    assert after[:3] + after[4:] == before[:3] + before[4:]
+
+
+def test_mark_quotes_a_digest_that_yaml_would_read_as_a_number():
+    text = with_translation_of("---\ntitle: T\n---\n", "123456789012", "t.es.md")
+    assert text == '---\ntitle: T\ntranslation_of: "123456789012"\n---\n'
+    assert yaml.safe_load(text.split("---")[1])["translation_of"] == "123456789012"
+
+
+def test_mark_refuses_what_it_cannot_mark_and_goes_on(marking, capsys):
+    (marking / "orphan.es.md").write_text("---\ntitle: Huérfana\n---\n", encoding="utf-8")
+    assert main(["mark", str(marking / "crlf.md"), str(marking / "orphan.es.md"), str(marking / "absent.es.md"),
+                 str(marking / "marked.es.md")]) == 1
+    out = capsys.readouterr()
+    assert out.err.splitlines() == [
+        f"error: {marking / 'crlf.md'}: this is an English page: mark its translations (such as crlf.es.md), "
+        "not the page itself",
+        f"error: {marking / 'orphan.es.md'}:1: no English page {marking / 'orphan.md'} beside this translation: "
+        "a translation has the English file name plus the language",
+        f"error: {marking / 'absent.es.md'}: no such file",
+    ]
+    assert out.out == f"{marking / 'marked.es.md'}: marked\n"
+
+
+def test_mark_needs_front_matter():
+    with pytest.raises(InputError) as exc:
+        with_translation_of("# No front matter\n", "0123456789ab", "t.es.md")
+    assert str(exc.value) == ("t.es.md:1: no front matter: a translation starts with the English page's front "
+                              "matter, between two '---' lines")

@@ -1,0 +1,115 @@
+"""python -m scripts.lint on the fixtures of tests/fixtures/lint/: each check fails its fixture
+at the exact line, and clean.md (look-alikes in code, in inline code, done right) passes."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from scripts.lint import lint_files
+from scripts.lint.__main__ import main
+from scripts.markdown import load_site_config
+
+FIXTURES = Path(__file__).parent / "fixtures" / "lint"
+PREFIX = "tests/fixtures/lint/"
+LANGUAGES = "text, bash, console, shell, yaml, toml, json, markdown, md, ini, diff, output, python, py, pycon, " \
+            "html, css, js, javascript"
+EMBED = "tag: pages may not run or embed other documents; link to the content instead"
+
+
+@pytest.fixture(scope="module")
+def linted():
+    problems, unreadable = lint_files([FIXTURES], load_site_config())
+    by_file: dict[str, list[tuple[int, str]]] = {}
+    for p in problems:
+        by_file.setdefault(p.path.removeprefix(PREFIX), []).append((p.line, p.message))
+    return by_file, [(p.path.removeprefix(PREFIX), p.line, p.message) for p in unreadable]
+
+
+def test_raw_tags(linted):
+    assert linted[0]["raw-tags.md"] == [(9, f"raw <script> {EMBED}"), (11, f"raw <iframe> {EMBED}"),
+                                        (13, f"raw <object> {EMBED}"), (15, f"raw <embed> {EMBED}")]
+
+
+def test_event_attributes_in_html_and_attribute_lists(linted):
+    assert linted[0]["event-attributes.md"] == [(9, "event attribute onerror= runs JavaScript: remove it"),
+                                                (12, "event attribute onClick= runs JavaScript: remove it"),
+                                                (14, "event attribute onmouseover= runs JavaScript: remove it")]
+
+
+def test_javascript_urls(linted):
+    assert linted[0]["javascript-url.md"] == [
+        (9, "javascript: URL 'javascript:alert(1': links may not run code"),
+        (11, "javascript: URL 'JavaScript:alert(2)': links may not run code"),
+        (13, "javascript: URL 'java\\tscript:alert(3)': links may not run code"),
+        (15, "javascript: URL 'javascript:alert(4)': links may not run code"),
+    ]
+
+
+def test_data_urls(linted):
+    fix = "put the file in docs/ and link to it by its path"
+    assert linted[0]["data-url.md"] == [(9, f"data: URL 'data:image/png;base64,iVBORw0KGgo=': {fix}"),
+                                        (11, f"data: URL 'data:text/html,<b>hi</b>': {fix}")]
+
+
+def test_images_without_alt_text(linted):
+    assert linted[0]["no-alt.md"] == [
+        (9, "image 'plot.png' has no alt text: say what it shows, as in ![a plot of the loss](plot.png)"),
+        (11, "image 'loss.png' has no alt text: say what it shows, as in ![a plot of the loss](loss.png)"),
+        (13, '<img> without alt text: add alt="what it shows"'),
+        (15, '<img> without alt text: add alt="what it shows"'),
+    ]
+
+
+def test_plain_http_links(linted):
+    assert linted[0]["http-link.md"] == [(line, f"plain http:// link 'http://example.com/{name}': use https://")
+                                         for line, name in [(9, "jax"), (11, "autolink"), (13, "html"),
+                                                            (15, "reference")]]
+
+
+def test_fence_languages(linted):
+    assert linted[0]["fence-language.md"] == [
+        (9, f"unknown fence language 'pyhton': use one of {LANGUAGES}"),
+        (13, "code fence without a language: name one, such as ```text (Python blocks: ```python)"),
+        (17, f"unknown fence language 'rust': use one of {LANGUAGES}"),
+    ]
+
+
+def test_fence_options_of_other_languages(linted):
+    assert linted[0]["fence-options.md"] == [
+        (9, "unknown fence option '.no-run' on a bash block: it takes only title=, linenums=, hl_lines="),
+        (13, "unknown fence option 'rtol' on a text block: it takes only title=, linenums=, hl_lines="),
+    ]
+
+
+def test_every_bad_python_and_output_fence_of_a_page(linted):
+    assert linted[0]["python-options.md"] == [
+        (9, "unknown fence option 'norun': Python blocks take .no-run, .gpu, .cpu, raises=\"Error\", "
+            "timeout=\"seconds\""),
+        (13, "fence options 'python raises=\"ValueError\"' must go inside braces, as in "
+             "```{.python raises=\"ValueError\"}: without them the site drops the block"),
+        (21, "rtol='fast' must be a positive number"),
+        (25, "an .output block must come right after the Python block whose output it is"),
+        (29, "a block cannot be both .gpu and .cpu"),  # once, though its .output block is checked with it
+    ]
+
+
+def test_look_alikes_in_code_and_inline_code_pass(linted):
+    assert "clean.md" not in linted[0]
+
+
+def test_an_unreadable_page_hides_no_other(linted):
+    assert linted[1] == [("unreadable/unclosed.md", 9, "code fence ``` opened here is never closed")]
+    assert linted[0]["unreadable/also-bad.md"] == linted[0]["raw-tags.md"]
+
+
+def test_exit_status(capsys):
+    assert main([str(FIXTURES / "clean.md")]) == 0
+    assert main([str(FIXTURES / "http-link.md"), str(FIXTURES / "clean.md")]) == 1
+    assert capsys.readouterr().err.splitlines()[0] == (
+        "error: tests/fixtures/lint/http-link.md:9: plain http:// link 'http://example.com/jax': use https://")
+    assert main([str(FIXTURES)]) == 2
+    err = capsys.readouterr().err
+    assert "error: tests/fixtures/lint/unreadable/unclosed.md:9: code fence ``` opened here is never closed" in err
+    assert "error: tests/fixtures/lint/raw-tags.md:9: raw <script> tag" in err
+    assert main([str(FIXTURES / "nowhere")]) == 2
