@@ -1,23 +1,31 @@
 """MkDocs hooks: the site's use of the project's one Markdown reader.
 
-mkdocs-static-i18n builds each language in turn; these hooks run in every
-one of those builds and read the pages through scripts.catalog.
+mkdocs-static-i18n builds each language in turn; these hooks run in every one of those
+builds, read the pages through scripts.catalog and hand each reader feature to its module
+in scripts/site/.
 """
 from __future__ import annotations
 
+import copy
 import logging
 import os
-import posixpath
 import sys
 from pathlib import Path
 
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
+from mkdocs.utils import get_relative_url
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from scripts.catalog import Catalog, load_catalog, ui_string  # noqa: E402
+from scripts.catalog import Catalog, load_catalog  # noqa: E402
+from scripts.markdown import InputError, Page  # noqa: E402
+from scripts.site import not_found, notices, search_index, template_cache, term_index, tooltips, verified  # noqa: E402
+from scripts.site.related import related_section  # noqa: E402
 
 log = logging.getLogger("mkdocs.hooks.jax_kb")
 
-_state: dict = {"key": None, "catalog": None, "reported": set()}
+_state: dict = {"key": None, "catalog": None, "reported": set(), "runs": []}
 
 
 def _docs_state(docs_dir: Path, snippets: list[str]) -> tuple:
@@ -25,9 +33,11 @@ def _docs_state(docs_dir: Path, snippets: list[str]) -> tuple:
     return tuple((str(p), p.stat().st_mtime_ns) for p in files)
 
 
-def catalog(config) -> Catalog:
-    """The catalog of docs/, read again only when a file changed (live reload)."""
+def catalog(config, refresh: bool = False) -> Catalog:
+    """The catalog of docs/; refreshed at the start of each build, read again only if a file changed (live reload)."""
     cat = _state["catalog"]
+    if cat is not None and not refresh:
+        return cat
     base = cat.config if cat else None
     if base is None:
         from scripts.markdown import load_site_config
@@ -44,39 +54,95 @@ def _report_once(message: str) -> None:
         log.error(message)
 
 
+def _language(config) -> str:
+    return config.theme.get("language") or catalog(config).config.default_language
+
+
+def _folder(config) -> str:
+    """This build's language folder ("ru/"); empty for the language at the site root."""
+    lang = _language(config)
+    return "" if lang == config.plugins["i18n"].default_language else f"{lang}/"
+
+
+def _source(page, cat: Catalog) -> Page | None:
+    """The catalog's reading of the file a page is built from; None when it could not be read."""
+    path = Path(os.path.relpath(page.file.abs_src_path, cat.config.root)).as_posix()
+    return next((p for p in cat.all_pages() if p.path == path), None)
+
+
+@event_priority(-110)  # after mkdocs-static-i18n has set this build's language
+def on_config(config):
+    cat = catalog(config, refresh=True)
+    config.mdx_configs["abbr"] = {**config.mdx_configs.get("abbr", {}),
+                                  "glossary": tooltips.abbreviations(cat, _language(config))}
+    config.extra["language_root"] = _folder(config)  # overrides/main.html: where this language's search index is
+    try:
+        _state["runs"] = verified.load_runs(cat.config.root)
+    except InputError as exc:
+        raise PluginError(str(exc)) from None
+    return config
+
+
+def on_env(env, config, files):
+    env.bytecode_cache = template_cache.CACHE
+    return env
+
+
 def on_files(files, config):
     for error in catalog(config).errors:
         _report_once(str(error))
     return files
 
 
-def _language(config) -> str:
-    return config.theme.get("language") or catalog(config).config.default_language
-
-
-def _related_section(page, lang: str, cat: Catalog) -> str:
-    slugs = page.meta.get("related") or []
-    items = []
-    here = posixpath.dirname(page.file.src_uri)
-    for slug in slugs:
-        page_id = cat.slugs().get(slug)
-        target = cat.page(page_id, lang) if page_id else None
-        if target is None:
-            continue
-        link = posixpath.relpath(page_id + ".md", here or ".")
-        items.append(f"- [{target.meta.get('title', slug)}]({link})")
-    if not items:
-        return ""
-    return f"\n\n## {ui_string(lang, 'related')} {{ #related }}\n\n" + "\n".join(items) + "\n"
-
-
 def on_page_markdown(markdown, page, config, files):
     cat = catalog(config)
     lang = _language(config)
-    source = Path(os.path.relpath(page.file.abs_src_path, cat.config.root)).as_posix()
-    if not any(p.path == source for p in cat.all_pages()):
+    source = _source(page, cat)
+    if source is None:
         # Unreadable, reported in on_files: keep pymdownx.snippets from aborting the whole build on it.
         return markdown.replace("--8<--", ";--8<--")
     if page.meta.get("summary"):
         page.meta.setdefault("description", page.meta["summary"])
-    return markdown + _related_section(page, lang, cat)
+    if source.lang != lang:
+        # An English fallback belongs to the English search index, not to this language's.
+        page.meta["search"] = {**(page.meta.get("search") or {}), "exclude": True}
+    return (f"{markdown}\n\n{notices.GENERATED}\n"
+            + term_index.index_section(source.page_id, lang, cat)
+            + related_section(page.meta, page.file.src_uri, lang, cat))
+
+
+def on_page_content(html, page, config, files):
+    cat = catalog(config)
+    lang = _language(config)
+    source = _source(page, cat)
+    if source is None:
+        return html
+    english = page.file.alternates.get(cat.config.default_language)
+    english_link = get_relative_url(english.url, page.url) if english else ""
+    return (notices.with_notices(html, source, lang, cat, english_link)
+            + verified.verified_note(source, _state["runs"], lang))
+
+
+def on_template_context(context, template_name, config):
+    if template_name == "404.html":
+        i18n = config.plugins["i18n"]
+        if i18n.extra_alternate:
+            # The switcher would otherwise keep the links of the last page rendered (set the way the plugin sets them).
+            config.extra.alternate = copy.deepcopy(i18n.extra_alternate)
+        context["not_found"] = not_found.context(_language(config), _folder(config), config.site_url)
+    return context
+
+
+def on_post_template(output, template_name, config):
+    if template_name == "404.html":
+        return not_found.write(output, config.site_dir, _folder(config))
+    return output
+
+
+@event_priority(-110)  # after mkdocs-static-i18n has built every language and written their joint index
+def on_post_build(config):
+    i18n = config.plugins["i18n"]
+    # The other languages' builds run inside the first one's post_build, with `building` set.
+    if not i18n.building and search_index.index_path(Path(config.site_dir), i18n.default_language,
+                                                     i18n.default_language).is_file():
+        search_index.split_index(Path(config.site_dir), i18n.build_languages, i18n.default_language)

@@ -1,0 +1,1 @@
+"""What the site gives its readers, one module per feature; scripts/site_hooks.py dispatches to them."""

@@ -1,0 +1,21 @@
+"""The "Related" list a page gets from its front matter `related`, with the titles of the language read."""
+from __future__ import annotations
+
+import posixpath
+
+from scripts.catalog import Catalog, ui_string
+
+
+def related_section(meta: dict, src_uri: str, lang: str, cat: Catalog) -> str:
+    items = []
+    here = posixpath.dirname(src_uri)
+    for slug in meta.get("related") or []:
+        page_id = cat.slugs().get(slug)
+        target = cat.page(page_id, lang) if page_id else None
+        if target is None:
+            continue
+        link = posixpath.relpath(page_id + ".md", here or ".")
+        items.append(f"- [{target.meta.get('title', slug)}]({link})")
+    if not items:
+        return ""
+    return f"\n\n## {ui_string(lang, 'related')} {{ #related }}\n\n" + "\n".join(items) + "\n"

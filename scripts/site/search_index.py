@@ -1,0 +1,44 @@
+"""One search index per language, each under its own folder (/ru/search/search_index.json).
+
+mkdocs-static-i18n stacks every language's entries into the one index Material's search
+writes; once every language is built, this splits that index by language folder, and gives
+each part the lunr languages and pipeline of its language. overrides/main.html points each
+page's search at its language's index. Fallback pages are not indexed in the language
+they fall back from (page meta `search: exclude`, set by the hooks).
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+# lunr languages of each index. "prefix" is no language: it stems the words Material's search
+# sends with a trailing "*", which lunr would not stem (overrides/assets/javascripts/lunr/min/).
+# Russian keeps "en" beside it, since lunr.ru trims away Latin letters (vmap, jit); lunr has no
+# Slovak, overrides/ ships lunr.sk. English stays Material's default: no stemming.
+LUNR = {"es": ["es", "prefix"], "ro": ["ro", "prefix"], "ru": ["en", "ru", "prefix"], "sk": ["sk", "prefix"]}
+STEMMING = ["stemmer", "stopWordFilter", "trimmer"]
+
+
+def index_path(site_dir: Path, lang: str, default: str) -> Path:
+    return site_dir / ("" if lang == default else lang) / "search" / "search_index.json"
+
+
+def split_index(site_dir: Path, languages: list[str], default: str) -> None:
+    """Rewrites the combined index of site_dir into one index per language."""
+    combined = json.loads(index_path(site_dir, default, default).read_text(encoding="utf-8"))
+    docs: dict[str, list] = {lang: [] for lang in languages}
+    for doc in combined["docs"]:
+        first = doc["location"].split("/", 1)[0]
+        lang = first if first in docs and first != default else default
+        location = doc["location"][len(lang) + 1:] if lang != default else doc["location"]
+        docs[lang].append({**doc, "location": location})
+    for lang, entries in docs.items():
+        config = dict(combined["config"])
+        if lang in LUNR:
+            config.update(lang=LUNR[lang], pipeline=STEMMING)
+        else:
+            config.update(lang=[lang])
+        path = index_path(site_dir, lang, default)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps({"config": config, "docs": entries}, ensure_ascii=False, separators=(",", ":")),
+                        encoding="utf-8")

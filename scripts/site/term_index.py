@@ -1,0 +1,55 @@
+"""The lists of the glossary and guides index pages, generated from front matter at build time.
+
+A new term or guide appears without anyone editing an index page. Terms are grouped by
+initial letter, in the alphabetical order of the language read (scripts/site/collation.py).
+"""
+from __future__ import annotations
+
+import posixpath
+import re
+from itertools import groupby
+
+from scripts.catalog import Catalog
+
+from .collation import initial, sort_key
+
+# index page -> (kind of the pages it lists, grouped by initial letter)
+INDEXES = {"glossary/index": ("term", True), "guides/index": ("guide", False)}
+# What could start Markdown in a title or summary; an underscore inside a word cannot, and
+# escaping it would hide custom_jvp from the abbr extension.
+MARKDOWN_SPECIAL = re.compile(r"([\\`*\[\]<>]|(?<!\w)_|_(?!\w))")
+
+
+def _entries(kind: str, lang: str, cat: Catalog, here: str) -> list[tuple[str, str, str]]:
+    """(title, summary, link) of every page of that kind, in the language read or its fallback."""
+    found = []
+    for page_id in cat.pages:
+        page = cat.page(page_id, lang)
+        if page is None or page.meta.get("kind") != kind:
+            continue
+        title, summary = str(page.meta.get("title", page.slug)), str(page.meta.get("summary", ""))
+        found.append((title, summary, posixpath.relpath(page_id + ".md", here)))
+    return sorted(found, key=lambda entry: sort_key(entry[0], lang))
+
+
+def _escape(text: str) -> str:
+    return MARKDOWN_SPECIAL.sub(r"\\\1", text)
+
+
+def _item(title: str, summary: str, link: str) -> str:
+    return f"- [{_escape(title)}]({link}): {_escape(summary)}"
+
+
+def index_section(page_id: str, lang: str, cat: Catalog) -> str:
+    """The Markdown list for an index page; empty for every other page."""
+    if page_id not in INDEXES:
+        return ""
+    kind, by_letter = INDEXES[page_id]
+    entries = _entries(kind, lang, cat, posixpath.dirname(page_id))
+    if not by_letter:
+        return "\n\n" + "\n".join(_item(*entry) for entry in entries) + "\n"
+    parts = []
+    for letter, group in groupby(entries, key=lambda entry: initial(entry[0], lang)):
+        heading, anchor = ("\\#", "letter-other") if letter == "#" else (letter, f"letter-{letter.lower()}")
+        parts.append(f"## {heading} {{ #{anchor} }}\n\n" + "\n".join(_item(*entry) for entry in group))
+    return "\n\n" + "\n\n".join(parts) + "\n"
