@@ -5,6 +5,7 @@ import dataclasses
 from dataclasses import dataclass
 
 from ..catalog import Catalog
+from ..markdown import Page
 from .history import Change, last_change
 from .paths import translation_path
 
@@ -26,17 +27,25 @@ class TranslationRecord:
         return dataclasses.asdict(self)
 
 
+def recorded_digest(page: Page) -> str | None:
+    """The translation's `translation_of`; an all-digit digest without quotes reads as an int, so as written."""
+    recorded = page.meta.get("translation_of")
+    return None if recorded is None else str(recorded)
+
+
+def follows(translation: Page, english: Page) -> bool:
+    """Whether the translation was made from the English page as it is now."""
+    return recorded_digest(translation) == english.digest
+
+
 def _record(catalog: Catalog, page_id: str, lang: str) -> TranslationRecord:
     english = catalog.pages[page_id][catalog.config.default_language]
     page = catalog.pages[page_id].get(lang)
     if page is None:
         return TranslationRecord(page_id, lang, MISSING, translation_path(english.path, lang), english.path,
                                  english.digest, None)
-    recorded = page.meta.get("translation_of")
-    # An all-digit digest written without quotes reads as an int: compare it as written.
-    recorded = None if recorded is None else str(recorded)
-    state = UP_TO_DATE if recorded == english.digest else STALE
-    return TranslationRecord(page_id, lang, state, page.path, english.path, english.digest, recorded)
+    state = UP_TO_DATE if follows(page, english) else STALE
+    return TranslationRecord(page_id, lang, state, page.path, english.path, english.digest, recorded_digest(page))
 
 
 def translation_status(catalog: Catalog) -> list[TranslationRecord]:

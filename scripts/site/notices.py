@@ -5,12 +5,15 @@ hooks generate below GENERATED (in the reader's language) stay outside that mark
 """
 from __future__ import annotations
 
+import functools
 import html
+from pathlib import Path
 
 from scripts.catalog import Catalog, ui_string
 from scripts.markdown import Page
 
-from .git_dates import last_commit_date
+from scripts.i18n.history import Change, last_change
+from scripts.i18n.status import follows
 
 GENERATED = "<!-- generated sections -->"  # appended to the Markdown before what the hooks generate
 
@@ -21,8 +24,15 @@ def admonition(kind: str, name: str, title: str, body: str) -> str:
             f'<p class="admonition-title">{html.escape(title)}</p><p>{body}</p></div>\n')
 
 
+@functools.lru_cache(maxsize=None)
+def _english_change(path: Path, mtime_ns: int) -> Change | None:
+    # mtime_ns is part of the cache key: an edit during `make serve` asks git again.
+    return last_change(path)
+
+
 def _outdated(english: Page, lang: str, english_link: str) -> str:
-    date = last_commit_date(english.source)
+    change = _english_change(english.source, english.source.stat().st_mtime_ns)
+    date = change.date if change and change.commit else None
     text = ui_string(lang, "outdated_on").format(date=date) if date else ui_string(lang, "outdated_recently")
     link = (f'<a href="{html.escape(english_link)}" hreflang="{english.lang}">'
             f'{html.escape(ui_string(lang, "english_page"))}</a>')
@@ -38,6 +48,6 @@ def with_notices(content: str, source: Page, lang: str, cat: Catalog, english_li
                             html.escape(ui_string(lang, "untranslated")))
         return f'{notice}<div lang="{source.lang}">\n{own}</div>\n{generated}'
     english = cat.pages.get(source.page_id, {}).get(default)
-    if lang == default or english is None or str(source.meta.get("translation_of")) == english.digest:
+    if lang == default or english is None or follows(source, english):
         return own + generated
     return _outdated(english, lang, english_link) + own + generated
