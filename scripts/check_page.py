@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from .catalog import load_catalog
-from .markdown import InputError, Page, load_site_config
+from .markdown import InputError, load_site_config
 from .markdown.pages import display_path, language_of
 from .snippets.engine import Engine, LoadedPage
 from .snippets.options import page_blocks

@@ -3,7 +3,6 @@ the reader on the same page, and no internal link or anchor that leads nowhere."
 from __future__ import annotations
 
 import posixpath
-from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import pytest

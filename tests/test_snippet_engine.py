@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from scripts.markdown import load_site_config
 from scripts.snippets.engine import Engine, load
 from scripts.snippets.report import build_report
 

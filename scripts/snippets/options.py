@@ -2,9 +2,10 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ..markdown import Fence, InputError, Page
+from .code_tokens import code_tokens
 
 PYTHON_LANGS = ("python", "py")
 PYTHON_CLASSES = {"no-run", "gpu", "cpu"}
@@ -41,8 +42,6 @@ class Block:
 
     def signature(self) -> tuple:
         """What decides the block's result, comments aside: equal signatures run alike."""
-        from .code_tokens import code_tokens
-
         return (self.run, self.raises, self.device, self.timeout, code_tokens(self.code),
                 self.expected, self.rtol if self.output else None)
 

@@ -1,6 +1,7 @@
 """Worker processes: hand each a page, watch its deadlines, replace it when it dies or hangs."""
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import selectors
@@ -94,12 +95,8 @@ class Pool:
             worker.proc.kill()
         worker.proc.wait()
         worker.proc.stdout.close()
-        with_stdin = worker.proc.stdin
-        if with_stdin and not with_stdin.closed:
-            try:
-                with_stdin.close()
-            except OSError:
-                pass
+        with contextlib.suppress(OSError):  # a dead worker's stdin pipe may be broken
+            worker.proc.stdin.close()
 
     def close(self) -> None:
         for worker in list(self.workers):
