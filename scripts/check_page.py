@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from .catalog import load_catalog
+from .i18n.paths import translation_path
 from .markdown import InputError, load_site_config
 from .markdown.pages import display_path, language_of
 from .snippets.engine import Engine, LoadedPage
@@ -24,8 +25,8 @@ def main(argv: list[str]) -> int:
     _, page_id = language_of(Path(argv[0]), config)
     catalog = load_catalog(config)
     versions = catalog.pages.get(page_id, {})
-    files = {display_path(config.docs_dir / f"{page_id}{'' if lang == config.default_language else '.' + lang}.md",
-                          config) for lang in config.languages}
+    english = display_path(config.docs_dir / f"{page_id}.md", config)
+    files = {english} | {translation_path(english, lang) for lang in config.languages[1:]}
     problems = [e for e in catalog.errors if e.path in files]  # unreadable files, front matter, links
     if not versions and not problems:
         print(f"error: {argv[0]}: no such page in {config.docs_dir.name}/", file=sys.stderr)

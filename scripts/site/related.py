@@ -9,8 +9,9 @@ from scripts.catalog import Catalog, ui_string
 def related_section(meta: dict, src_uri: str, lang: str, cat: Catalog) -> str:
     items = []
     here = posixpath.dirname(src_uri)
+    slugs = cat.slugs()
     for slug in meta.get("related") or []:
-        page_id = cat.slugs().get(slug)
+        page_id = slugs.get(slug)
         target = cat.page(page_id, lang) if page_id else None
         if target is None:
             continue

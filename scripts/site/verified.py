@@ -7,7 +7,6 @@ every other page with Python blocks says that its examples are not verified yet.
 """
 from __future__ import annotations
 
-import hashlib
 import html
 import json
 from dataclasses import dataclass
@@ -52,11 +51,6 @@ def load_runs(root: Path) -> list[Run]:
     return runs
 
 
-def block_digest(code: str) -> str:
-    """The digest the engine reports for a block (scripts/snippets/engine.py, BlockResult.digest)."""
-    return hashlib.sha256(code.encode("utf-8")).hexdigest()
-
-
 def backing_runs(page: Page, runs: list[Run]) -> list[Run] | None:
     """The runs in which the page's blocks, as they are now, passed; None when that cannot be claimed."""
     try:
@@ -65,7 +59,7 @@ def backing_runs(page: Page, runs: list[Run]) -> list[Run] | None:
         return None  # the engine refuses such a page, so nothing ran
     backing: list[Run] = []
     for block in blocks:
-        digest = block_digest(block.code)
+        digest = block.digest
         same_code = [(run, entry[1]) for run in runs
                      if (entry := run.blocks.get((page.path, block.index))) and entry[0] == digest]
         if any(status == "failed" for _, status in same_code):

@@ -1,7 +1,6 @@
 """From pages to results: read, group identical pages, run each group once, report every page."""
 from __future__ import annotations
 
-import hashlib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,10 +22,6 @@ class BlockResult:
     duration_s: float = 0.0
     error: dict | None = None  # {"type", "message", "line"}
     stdout: str = ""
-
-    @property
-    def digest(self) -> str:
-        return hashlib.sha256(self.block.code.encode("utf-8")).hexdigest()
 
 
 @dataclass

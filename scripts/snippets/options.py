@@ -1,6 +1,7 @@
 """The fence table of DESIGN.md: what each fence of a page asks the engine to do."""
 from __future__ import annotations
 
+import hashlib
 import math
 from dataclasses import dataclass
 
@@ -35,6 +36,11 @@ class Block:
     @property
     def code(self) -> str:
         return self.fence.code
+
+    @property
+    def digest(self) -> str:
+        """What reports record of the block's code: the site's verified note matches on it."""
+        return hashlib.sha256(self.code.encode("utf-8")).hexdigest()
 
     @property
     def expected(self) -> str | None:

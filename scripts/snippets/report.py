@@ -27,7 +27,7 @@ def summary(results: list[BlockResult]) -> dict:
 
 def block_entry(r: BlockResult) -> dict:
     return {"file": r.page.path, "line": r.block.line, "lang": r.page.lang, "page": r.page.page_id,
-            "index": r.block.index, "digest": r.digest, "status": r.status, "reason": r.reason,
+            "index": r.block.index, "digest": r.block.digest, "status": r.status, "reason": r.reason,
             "executed": r.executed, "duration_s": round(r.duration_s, 4), "error": r.error, "stdout": r.stdout}
 
 
