@@ -17,7 +17,8 @@ from pathlib import Path
 import material
 import yaml
 
-from .markdown import load_site_config
+from .atomic_write import write_atomic
+from .markdown import InputError, load_site_config
 from .markdown.site_config import ROOT
 
 TEMPLATES = Path(__file__).with_name("templates")
@@ -44,7 +45,7 @@ def new_page(root: Path, kind: str, name: str) -> Path:
     text = string.Template((TEMPLATES / f"{kind}.md").read_text(encoding="utf-8")).substitute(title=title)
     path = docs / SECTIONS[kind] / f"{name}.md"
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8", newline="\n")
+    write_atomic(path, text)
     return path
 
 
@@ -104,7 +105,7 @@ def _add_to_mkdocs(config_file: Path, code: str, name: str) -> str:
     if not lines[after - 1].endswith(("\n", "\r")):
         lines[after - 1] += newline
     lines[after:after] = [line + newline for line in entry]
-    config_file.write_bytes("".join(lines).encode("utf-8"))
+    write_atomic(config_file, "".join(lines))
     return default
 
 
@@ -116,8 +117,7 @@ def _add_ui_strings(strings_file: Path, code: str, name: str, default: str) -> N
         return
     block = yaml.safe_dump({code: strings[default]}, allow_unicode=True, sort_keys=False, default_flow_style=False)
     separator = "" if not text or text.endswith("\n") else "\n"
-    strings_file.write_text(f"{text}{separator}# {name}: copied from {default}, to be translated\n{block}",
-                            encoding="utf-8", newline="\n")
+    write_atomic(strings_file, f"{text}{separator}# {name}: copied from {default}, to be translated\n{block}")
 
 
 def add_language(root: Path, code: str, name: str | None = None) -> list[Path]:
@@ -154,7 +154,7 @@ def main(argv: list[str] | None = None, root: Path = ROOT) -> int:
         else:
             path = new_page(root, args.command, args.name).relative_to(root)
             print(f"wrote {path}: replace the placeholder text and examples, then run make check PAGE={path}")
-    except Refused as exc:
+    except (Refused, InputError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     return 0

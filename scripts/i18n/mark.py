@@ -6,6 +6,7 @@ from pathlib import Path
 
 import yaml
 
+from ..atomic_write import write_atomic
 from ..markdown import InputError, SiteConfig, read_page
 from ..markdown.frontmatter import split_front_matter
 from ..markdown.pages import display_path
@@ -53,5 +54,5 @@ def mark(path: Path, config: SiteConfig) -> bool:
     new = with_translation_of(text, digest, shown)
     if new == text:
         return False
-    path.write_bytes(new.encode("utf-8"))
+    write_atomic(path, new)
     return True

@@ -5,7 +5,7 @@ import argparse
 import os
 import sys
 
-from ..markdown import load_site_config
+from ..markdown import InputError, load_site_config
 from .engine import Engine, load
 from .pool import EngineError
 from .report import build_report, describe_failure, summary, write_report
@@ -49,10 +49,18 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     if args.json:
-        write_report(args.json, build_report(results, args.device, engine.info))
+        try:
+            write_report(args.json, build_report(results, args.device, engine.info))
+        except InputError as exc:
+            input_errors.append(exc)
+            print(f"error: {exc}", file=sys.stderr)
     if args.update_outputs:
-        for path in update_outputs(results):
+        changed, unwritten = update_outputs(results)
+        for path in changed:
             print(f"updated the outputs of {path}")
+        for exc in unwritten:
+            input_errors.append(exc)
+            print(f"error: {exc}", file=sys.stderr)
     totals = summary(results)
     print(f"{totals['passed']} passed, {totals['failed']} failed, {totals['skipped']} skipped, "
           f"{totals['not_run']} not run ({totals['executed']} blocks executed, the rest reused from identical pages)")

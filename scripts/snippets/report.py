@@ -8,6 +8,7 @@ import platform
 from collections import Counter
 from pathlib import Path
 
+from ..atomic_write import write_atomic
 from .engine import BlockResult
 
 STATUSES = ("passed", "failed", "skipped", "not_run")
@@ -48,7 +49,7 @@ def build_report(results: list[BlockResult], device: str, info: dict) -> dict:
 def write_report(path: str | Path, report: dict) -> None:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    write_atomic(path, json.dumps(report, indent=1, ensure_ascii=False) + "\n")
 
 
 def describe_failure(r: BlockResult) -> str:

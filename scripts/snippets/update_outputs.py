@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from ..atomic_write import write_atomic
 from ..markdown import InputError
 from .engine import BlockResult
 
@@ -30,16 +31,19 @@ def rewrite(text: str, results: list[BlockResult]) -> str:
     return "".join(lines)
 
 
-def update_outputs(results: list[BlockResult]) -> list[str]:
-    """Writes every page whose outputs changed; returns their paths."""
+def update_outputs(results: list[BlockResult]) -> tuple[list[str], list[InputError]]:
+    """Writes every page whose outputs changed; returns their paths, and the pages that could not be written."""
     by_page: dict[str, list[BlockResult]] = {}
     for r in results:
         by_page.setdefault(r.page.path, []).append(r)
-    changed = []
+    changed, errors = [], []
     for path, page_results in by_page.items():
         page = page_results[0].page
-        new = rewrite(page.text, page_results)
-        if new != page.text:
-            page.source.write_bytes(new.encode("utf-8"))
-            changed.append(path)
-    return changed
+        try:
+            new = rewrite(page.text, page_results)
+            if new != page.text:
+                write_atomic(page.source, new)
+                changed.append(path)
+        except InputError as exc:
+            errors.append(exc)
+    return changed, errors
