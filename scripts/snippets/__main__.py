@@ -2,12 +2,12 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 
 from ..markdown import InputError, load_site_config
 from .engine import Engine, load
 from .pool import EngineError
+from .protections import default_jobs, parse_size
 from .report import build_report, describe_failure, summary, write_report
 from .update_outputs import update_outputs
 
@@ -22,10 +22,29 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--update-outputs", action="store_true",
                         help="rewrite the .output blocks from this run (outputs are then not compared), "
                              "changing nothing else in the files")
-    parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, help="worker processes")
+    parser.add_argument("-j", "--jobs", type=int, default=default_jobs(),
+                        help="pages run at once (default and most: the CPU count)")
+    parser.add_argument("--oversubscribe", action="store_true", help="allow -j above the CPU count")
     parser.add_argument("--output-limit", type=int, default=1_000_000,
                         help="characters a block may print before it fails")
-    return parser.parse_args(argv)
+    parser.add_argument("--memory-limit", type=_size, metavar="SIZE",
+                        help="memory each page may use, such as 4GiB (default: 80%% of the machine's memory "
+                             "shared among the jobs); not applied on GPU runs")
+    args = parser.parse_args(argv)
+    if args.jobs < 1:
+        parser.error("-j must be at least 1")
+    if args.jobs > default_jobs() and not args.oversubscribe:
+        print(f"note: -j {args.jobs} capped at the {default_jobs()} CPUs this process may use "
+              "(--oversubscribe to allow more)", file=sys.stderr)
+        args.jobs = default_jobs()
+    return args
+
+
+def _size(text: str) -> int:
+    try:
+        return parse_size(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -35,8 +54,9 @@ def main(argv: list[str] | None = None) -> int:
     for error in input_errors:
         print(f"error: {error}", file=sys.stderr)
     engine = Engine(device=args.device, jobs=args.jobs, output_limit=args.output_limit,
-                    check_outputs=not args.update_outputs)
+                    check_outputs=not args.update_outputs, memory_limit=args.memory_limit)
     results = []
+    interrupted = False
     try:
         for page in engine.run(loaded, config.default_language):
             results.extend(page)
@@ -48,12 +68,20 @@ def main(argv: list[str] | None = None) -> int:
     except EngineError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        interrupted = True
+    if interrupted:
+        pages = len({r.page.path for r in results})
+        where = f"; the report of the {pages} finished pages is in {args.json}" if args.json else ""
+        print(f"interrupted: stopped after {pages} pages{where}", file=sys.stderr)
     if args.json:
         try:
             write_report(args.json, build_report(results, args.device, engine.info))
         except InputError as exc:
             input_errors.append(exc)
             print(f"error: {exc}", file=sys.stderr)
+    if interrupted:
+        return 130
     if args.update_outputs:
         changed, unwritten = update_outputs(results)
         for path in changed:
@@ -70,4 +98,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:  # before or after the run; during it, main() writes the partial report
+        print("interrupted", file=sys.stderr)
+        sys.exit(130)
