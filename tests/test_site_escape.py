@@ -7,7 +7,7 @@ from html.parser import HTMLParser
 import markdown
 import pytest
 
-from scripts.site.escape import html_text, markdown_text, template_meta
+from scripts.site.escape import html_text, markdown_attribute, markdown_text, template_meta
 
 PAYLOADS = [
     "</title><script>alert(1)</script>",
@@ -66,3 +66,11 @@ def test_template_meta_escapes_every_string_the_templates_could_print():
     meta = {"title": "<b>t</b>", "aliases": ["<i>a</i>", 3], "search": {"exclude": True}, "count": 2}
     assert template_meta(meta) == {"title": "&lt;b&gt;t&lt;/b&gt;", "aliases": ["&lt;i&gt;a&lt;/i&gt;", 3],
                                    "search": {"exclude": True}, "count": 2}
+
+
+def test_an_abbreviation_title_shows_character_references_as_written():
+    md = markdown.Markdown(extensions=["abbr"], extension_configs={"abbr": {"glossary": {
+        "term": markdown_attribute("&lt;img src=x onerror=alert(1)&gt; & <b>")}}})
+    parsed = _Elements()
+    parsed.feed(md.convert("a term"))
+    assert parsed.tags[1] == ("abbr", {"title": "&lt;img src=x onerror=alert(1)&gt; & <b>"})

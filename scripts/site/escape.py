@@ -32,6 +32,15 @@ def markdown_text(value: object) -> str:
     return MARKDOWN_SPECIAL.sub(r"\\\1", html.escape(one_line, quote=False))
 
 
+def markdown_attribute(value: object) -> str:
+    """Text for an attribute that Python-Markdown writes (an abbreviation's title): shown as written.
+
+    Its serializer escapes <, > and quotes but keeps character references, which the browser
+    would then decode: "&lt;img ...&gt;" would reach the tooltip as a tag.
+    """
+    return str(value).replace("&", "&amp;")
+
+
 def _template_value(value: object) -> object:
     if isinstance(value, str):
         return html_text(value)
