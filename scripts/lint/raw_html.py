@@ -28,10 +28,14 @@ class _Reader(html.parser.HTMLParser):
 
     def handle_starttag(self, tag, attrs):
         line = self.getpos()[0]
+        raw = self.get_starttag_text()
+        if "<" in tag or any("<" in name for name, _ in attrs):
+            # <img src=x <!-- --> onerror=...>, <scr<!-- -->ipt>: each reader ends such a tag elsewhere.
+            self.problems.append((line, f"tag split by a comment or a '<' ({raw[:30]!r}): write the tag whole"))
+            return
         if problem := tag_problem(tag):
             self.problems.append((line, problem))
             return
-        raw = self.get_starttag_text()
         spans = ATTRIBUTE.finditer(raw, TAG_NAME.match(raw).end())
         for (name, value), span in zip(attrs, spans):
             if problem := attribute_problem(tag, name, value, span[1]):
