@@ -49,6 +49,7 @@ def build_report(results: list[BlockResult], device: str, info: dict, groups: di
         "device_kind": info.get("device_kind", ""),
         "engine": engine_version(),
         "created": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "protections": info.get("protections", {}),
         **(extra or {}),
         "summary": {**summary(ordered), "reused": sum(r.page.path in reused for r in ordered)},
         "blocks": [block_entry(r, groups.get(r.page.path, ""), reused.get(r.page.path)) for r in ordered],
