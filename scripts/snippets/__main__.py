@@ -1,14 +1,20 @@
-"""python -m scripts.snippets [PATH ...] [--json FILE] [--device cpu|gpu] [--update-outputs] [-j N]"""
+"""python -m scripts.snippets [PATH ...] [--json FILE] [--device cpu|gpu] [--update-outputs] [-j N]
+                             [--shard I/N [--shard-durations REPORT]] [--reuse REPORT]
+python -m scripts.snippets merge A.json B.json ... --json OUT"""
 from __future__ import annotations
 
 import argparse
 import sys
 
 from ..markdown import InputError, load_site_config
+from . import identity, merge
 from .engine import Engine, load
 from .pool import EngineError
 from .protections import default_jobs, parse_size
 from .report import build_report, describe_failure, summary, write_report
+from .reuse import read_report
+from .selection import select
+from .shards import parse_spec
 from .update_outputs import update_outputs
 
 
@@ -27,6 +33,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--oversubscribe", action="store_true", help="allow -j above the CPU count")
     parser.add_argument("--output-limit", type=int, default=1_000_000,
                         help="characters a block may print before it fails")
+    parser.add_argument("--shard", metavar="I/N", type=_shard_spec,
+                        help="run only the I-th of N parts of the page groups (identical pages stay together)")
+    parser.add_argument("--shard-durations", metavar="REPORT",
+                        help="balance the shards by the durations in this earlier report (give every shard the same)")
+    parser.add_argument("--reuse", metavar="REPORT",
+                        help="reuse the passed results of the page groups unchanged since this earlier report")
     parser.add_argument("--memory-limit", type=_size, metavar="SIZE",
                         help="memory each page may use, such as 4GiB (default: 80%% of the machine's memory "
                              "shared among the jobs); not applied on GPU runs")
@@ -47,18 +59,40 @@ def _size(text: str) -> int:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def _shard_spec(text: str):
+    try:
+        return parse_spec(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = parse_args(sys.argv[1:] if argv is None else argv)
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["merge"]:
+        return merge.main(argv[1:])
+    args = parse_args(argv)
     config = load_site_config()
     loaded, input_errors = load(args.paths or [config.docs_dir], config)
+    try:
+        earlier = {name: read_report(path) for name, path in (("durations", args.shard_durations),
+                                                              ("reuse", args.reuse)) if path}
+    except InputError as exc:
+        input_errors.append(exc)
+        earlier = {}
     for error in input_errors:
         print(f"error: {error}", file=sys.stderr)
+    if args.shard_durations and "durations" not in earlier:
+        return 2  # cut without the durations its sibling shards use, this shard would overlap them
+    selection = select(loaded, config.default_language, args.device, args.shard, earlier.get("durations"),
+                       earlier.get("reuse"), args.reuse or "")
+    for note in selection.notes:
+        print(note)
     engine = Engine(device=args.device, jobs=args.jobs, output_limit=args.output_limit,
                     check_outputs=not args.update_outputs, memory_limit=args.memory_limit)
-    results = []
+    results = list(selection.reused_results)
     interrupted = False
     try:
-        for page in engine.run(loaded, config.default_language):
+        for page in engine.run(selection.to_run, config.default_language):
             results.extend(page)
             counts = summary(page)
             print(f"{page[0].page.path}: " + ", ".join(f"{n} {s}" for s, n in counts.items() if n and s != "executed"))
@@ -76,7 +110,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"interrupted: stopped after {pages} pages{where}", file=sys.stderr)
     if args.json:
         try:
-            write_report(args.json, build_report(results, args.device, engine.info))
+            # A run that executed nothing (all reused, or an empty shard) learns its setup without JAX.
+            info = engine.info or identity.current(args.device)
+            write_report(args.json, build_report(results, args.device, info, selection.groups, selection.reused,
+                                                 selection.report_fields))
         except InputError as exc:
             input_errors.append(exc)
             print(f"error: {exc}", file=sys.stderr)
@@ -90,8 +127,10 @@ def main(argv: list[str] | None = None) -> int:
             input_errors.append(exc)
             print(f"error: {exc}", file=sys.stderr)
     totals = summary(results)
+    reused = f", {len(selection.reused_results)} from {args.reuse}" if args.reuse else ""
     print(f"{totals['passed']} passed, {totals['failed']} failed, {totals['skipped']} skipped, "
-          f"{totals['not_run']} not run ({totals['executed']} blocks executed, the rest reused from identical pages)")
+          f"{totals['not_run']} not run ({totals['executed']} blocks executed, the rest reused from identical pages"
+          f"{reused})")
     if input_errors:
         return 2
     return 1 if totals["failed"] else 0
