@@ -41,6 +41,7 @@ def build_report(results: list[BlockResult], device: str, info: dict) -> dict:
         "device": device,
         "device_kind": info.get("device_kind", ""),
         "created": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "protections": info.get("protections", {}),
         "summary": summary(ordered),
         "blocks": [block_entry(r) for r in ordered],
     }
