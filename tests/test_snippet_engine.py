@@ -218,3 +218,15 @@ def test_update_outputs_changes_only_output_bodies(tmp_path):
     assert after == expected
     assert b"\t" in after and b"\r\n" in after and "Überschrift".encode() in after
     assert cli(str(page)).returncode == 0
+
+
+def test_update_outputs_fences_printed_fence_markers_and_breaks_printed_carriage_returns(tmp_path):
+    page = tmp_path / "markers.md"
+    page.write_bytes(b"# Markers\n\n```python\nprint('```python')\nprint('import os')\nprint('````')\n"
+                     b"print('10%\\r20%')\n```\n\n```{.text .output}\nstale\n```\n\nAfter.\n")
+    assert cli(str(page), "--update-outputs").returncode == 0
+    after = page.read_bytes()
+    assert after.endswith(b"`````{.text .output}\n```python\nimport os\n````\n10%\n20%\n`````\n\nAfter.\n")
+    assert b"\r" not in after
+    done = cli(str(page))
+    assert done.returncode == 0 and "1 passed" in done.stdout, done.stdout + done.stderr
