@@ -159,7 +159,8 @@ def test_pages_with_different_code_run_separately(dedupe):
 def test_report_follows_the_design_schema(dedupe):
     report = build_report(list(dedupe.values()), "cpu", {"jax": "x", "jaxlib": "y", "python": "z",
                                                         "device_kind": "cpu"})
-    assert list(report) == ["jax", "jaxlib", "python", "device", "device_kind", "created", "summary", "blocks"]
+    assert list(report) == ["jax", "jaxlib", "python", "device", "device_kind", "created", "summary", "blocks",
+                            "input_errors"]
     assert report["summary"] == {"passed": 4, "failed": 4, "skipped": 0, "not_run": 0, "executed": 4}
     block = report["blocks"][0]
     assert list(block) == ["file", "line", "lang", "page", "index", "digest", "status", "reason",

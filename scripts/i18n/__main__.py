@@ -79,6 +79,11 @@ def run_check(target: Path | None) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
+    try:
+        load_site_config()
+    except InputError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     if args.command == "status":
         return run_status(args.dir, args.json)
     if args.command == "mark":

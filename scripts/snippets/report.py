@@ -9,6 +9,7 @@ from collections import Counter
 from pathlib import Path
 
 from ..atomic_write import write_atomic
+from ..markdown import InputError
 from .engine import BlockResult
 
 STATUSES = ("passed", "failed", "skipped", "not_run")
@@ -22,8 +23,10 @@ def _version(package: str) -> str:
 
 
 def summary(results: list[BlockResult]) -> dict:
+    """Blocks by status; "executed" counts the blocks that ran here (not skipped, not .no-run, not reused)."""
     counts = Counter(r.status for r in results)
-    return {**{s: counts.get(s, 0) for s in STATUSES}, "executed": sum(r.executed for r in results)}
+    ran = sum(r.executed and r.status in ("passed", "failed") for r in results)
+    return {**{s: counts.get(s, 0) for s in STATUSES}, "executed": ran}
 
 
 def block_entry(r: BlockResult) -> dict:
@@ -32,7 +35,13 @@ def block_entry(r: BlockResult) -> dict:
             "executed": r.executed, "duration_s": round(r.duration_s, 4), "error": r.error, "stdout": r.stdout}
 
 
-def build_report(results: list[BlockResult], device: str, info: dict) -> dict:
+def input_error_entry(error: InputError) -> dict:
+    return {"file": error.path, "line": error.line, "message": error.message}
+
+
+def build_report(results: list[BlockResult], device: str, info: dict,
+                 input_errors: list[InputError] = ()) -> dict:
+    """The report of a run; pages that could not be used are listed in input_errors, not left out."""
     ordered = sorted(results, key=lambda r: (r.page.path, r.block.line))
     return {
         "jax": info.get("jax") or _version("jax"),
@@ -43,6 +52,7 @@ def build_report(results: list[BlockResult], device: str, info: dict) -> dict:
         "created": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "summary": summary(ordered),
         "blocks": [block_entry(r) for r in ordered],
+        "input_errors": [input_error_entry(e) for e in sorted(input_errors, key=lambda e: (e.path, e.line or 0))],
     }
 
 
