@@ -162,7 +162,7 @@ def pytest_sessionfinish(session):
     if target and (snippet_session.results or snippet_session.input_errors):
         try:
             write_report(target, build_report(list(snippet_session.results.values()), snippet_session.engine.device,
-                                              snippet_session.engine.info, snippet_session.input_errors))
+                                              snippet_session.engine.info, input_errors=snippet_session.input_errors))
         except InputError as exc:
             session.config.get_terminal_writer().line(f"error: {exc}", red=True)
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
