@@ -159,12 +159,12 @@ def test_pages_with_different_code_run_separately(dedupe):
 def test_report_follows_the_design_schema(dedupe):
     report = build_report(list(dedupe.values()), "cpu", {"jax": "x", "jaxlib": "y", "python": "z",
                                                         "device_kind": "cpu"})
-    assert list(report) == ["jax", "jaxlib", "python", "device", "device_kind", "created", "protections",
+    assert list(report) == ["jax", "jaxlib", "python", "device", "device_kind", "engine", "created", "protections",
                             "summary", "blocks", "input_errors"]
-    assert report["summary"] == {"passed": 4, "failed": 4, "skipped": 0, "not_run": 0, "executed": 4}
+    assert report["summary"] == {"passed": 4, "failed": 4, "skipped": 0, "not_run": 0, "executed": 4, "reused": 0}
     block = report["blocks"][0]
     assert list(block) == ["file", "line", "lang", "page", "index", "digest", "status", "reason",
-                           "executed", "duration_s", "error", "stdout"]
+                           "executed", "duration_s", "error", "stdout", "group"]
     assert block["file"] == "tests/fixtures/snippets/dedupe/page.es.md" and block["lang"] == "es"
     failed = next(b for b in report["blocks"] if b["status"] == "failed")
     assert set(failed["error"]) == {"type", "message", "line"}
