@@ -74,7 +74,7 @@ def write_report(path: str | Path, report: dict) -> None:
 
 def describe_failure(r: BlockResult) -> str:
     """What a reader of the failure needs: where, the block, and what went wrong."""
-    parts = [f"{r.page.path}:{r.block.line}: block failed", _indent(r.block.code.rstrip())]
+    parts = [f"{r.page.path}:{r.block.line}: block failed", _indent(r.block.fence.code.rstrip())]  # as shown
     if r.error and r.error["type"] == "OutputMismatch":
         parts += [r.error["message"], "expected output:", _indent(r.block.expected.rstrip()),
                   "actual output:", _indent(r.stdout.rstrip() or "(nothing)")]
