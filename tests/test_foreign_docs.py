@@ -3,15 +3,22 @@ pages without front matter, the fence spellings other projects write, sessions, 
 (off unless asked for) and the installed package."""
 from __future__ import annotations
 
+import html as htmllib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 import zipfile
 from pathlib import Path
 
+import markdown
 import pytest
+import yaml
+
+from scripts.markdown import load_site_config, read_page
+from scripts.snippets.options import page_blocks
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURE = ROOT / "tests" / "fixtures" / "foreign" / "plain"
@@ -183,3 +190,28 @@ def test_installed_pytest_plugin_loads_by_entry_point_and_stays_off(installed, p
     assert off.returncode == pytest.ExitCode.NO_TESTS_COLLECTED, off.stdout
     on = pytest_in(project, "--snippets", "docs/guide/hidden.md", "-q", env=env)
     assert "2 passed" in on.stdout, on.stdout
+
+
+PYTHON_CLASSES = ("python", "py", "python3", "py3", "pycon")
+
+
+def rendered_python_code(page: Path, extensions: list) -> list[str]:
+    """The code of every block that Python-Markdown, with the site's extensions, shows readers as Python."""
+    html = markdown.markdown(page.read_text(), extensions=extensions,
+                             extension_configs={"pymdownx.highlight": {"pygments_lang_class": True}})
+    html = re.sub(r"<!--.*?-->", "", html, flags=re.S)  # in the page source, not shown
+    found = []
+    for match in re.finditer(r'<div class="language-(?P<lang>\S+)[^"]*highlight">.*?<code>(?P<code>.*?)</code>', html,
+                             re.S):
+        if match["lang"].lower() in PYTHON_CLASSES:
+            found.append(htmllib.unescape(re.sub(r"<[^>]+>", "", match["code"])).strip())
+    return found
+
+
+@pytest.mark.parametrize("page", ["index.md", "guide/sessions.md", "guide/hidden.md"])
+def test_the_engine_runs_exactly_what_the_site_shows_as_python(page):
+    """The reader's model of fences (comments, indented code, containers, spellings) against a real render."""
+    config = load_site_config(FIXTURE / "mkdocs.yml")
+    extensions = yaml.safe_load((FIXTURE / "mkdocs.yml").read_text())["markdown_extensions"]
+    blocks = page_blocks(read_page(FIXTURE / "docs" / page, config))
+    assert [b.fence.code.strip() for b in blocks] == rendered_python_code(FIXTURE / "docs" / page, extensions)
