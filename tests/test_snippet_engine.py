@@ -160,6 +160,7 @@ def test_pages_with_different_code_run_separately(dedupe):
 def test_report_follows_the_design_schema(dedupe):
     report = build_report(list(dedupe.values()), "cpu", {"jax": "x", "jaxlib": "y", "python": "z",
                                                         "device_kind": "cpu"})
+    # DESIGN.md's keys in its order, with the additions of later issues (engine, protections, group, input_errors).
     assert list(report) == ["jax", "jaxlib", "python", "device", "device_kind", "engine", "created", "protections",
                             "summary", "blocks", "input_errors"]
     assert report["summary"] == {"passed": 4, "failed": 4, "skipped": 0, "not_run": 0, "executed": 4, "reused": 0}
