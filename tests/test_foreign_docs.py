@@ -71,22 +71,22 @@ def test_other_tools_fences_are_left_alone(report):
     assert report["input_errors"] == []
 
 
-def test_a_session_runs_as_the_interpreter_ran_it(report):
+def test_a_session_runs_as_the_interpreter_ran_it_skipping_what_doctest_skips(report):
     session = block(report, "guide/sessions.md", 3)
     assert session["status"] == "passed", session["error"]
     assert session["stdout"] == "2\nprinted\n42\n"
 
 
 def test_a_python_fence_starting_with_a_prompt_is_a_session(report):
-    assert block(report, "guide/sessions.md", 18)["stdout"] == "[1, 2, 3]\n"
+    assert block(report, "guide/sessions.md", 20)["stdout"] == "[1, 2, 3]\n(1, 3)\n"
 
 
 def test_a_session_ending_in_a_traceback_expects_that_exception(report):
-    assert block(report, "guide/sessions.md", 26)["status"] == "passed"
+    assert block(report, "guide/sessions.md", 30)["status"] == "passed"
 
 
 def test_a_wrong_session_output_fails_at_its_line(report):
-    wrong = block(report, "guide/sessions.md", 35)
+    wrong = block(report, "guide/sessions.md", 39)
     assert wrong["status"] == "failed" and wrong["error"]["type"] == "OutputMismatch"
     assert "expected '7', got '6'" in wrong["error"]["message"]
 
