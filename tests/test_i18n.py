@@ -367,3 +367,12 @@ def test_hostile_front_matter_and_duplicate_slugs_are_named_without_a_crash(tmp_
     assert f"{tmp_path}/glossary/bomb.md:8: front matter uses more than 20 aliases" in errors
     assert f"{tmp_path}/guides/jit.md:1: the slug 'jit' is also the slug of glossary/jit" in errors
     assert "Traceback" not in errors
+
+
+def test_a_link_whose_text_wraps_is_read_at_the_line_it_starts(tmp_path):
+    from scripts.markdown import read_page
+
+    page = tmp_path / "wrapped.md"
+    page.write_text("# Wrapped\n\nBoth run ([lax.cond and\n   lax.switch](../glossary/cond-switch.md)).\n\n"
+                    "```python\nx = [1](2)\n```\n\n[one](a.md) and [two\n\nparagraphs](b.md)\n", encoding="utf-8")
+    assert read_page(page).links() == [("../glossary/cond-switch.md", 3), ("a.md", 10)]
