@@ -26,8 +26,12 @@ def _version(package: str) -> str:
 def summary(results: list[BlockResult]) -> dict:
     """Blocks by status; "executed" counts the blocks that ran here (not skipped, not .no-run, not reused)."""
     counts = Counter(r.status for r in results)
-    ran = sum(r.executed and r.status in ("passed", "failed") for r in results)
-    return {**{s: counts.get(s, 0) for s in STATUSES}, "executed": ran}
+    return {**{s: counts.get(s, 0) for s in STATUSES}, "executed": sum(ran(r.executed, r.status) for r in results)}
+
+
+def ran(executed: bool, status: str) -> bool:
+    """Whether a block ran in this run: executed here (not reused) and neither skipped nor .no-run."""
+    return bool(executed) and status in ("passed", "failed")
 
 
 def block_entry(r: BlockResult, group: str = "", reused_from: dict | None = None) -> dict:
