@@ -93,7 +93,8 @@ def test_a_wrong_session_output_fails_at_its_line(report):
 
 def test_fences_hidden_from_readers_do_not_run_and_nested_ones_do(report):
     hidden = sorted((line, b["stdout"]) for line, b in lines(report, "guide/hidden.md").items())
-    assert hidden == [(17, "inside an admonition: shown and run\n"), (23, "inside a list item: shown and run\n")]
+    assert hidden == [(17, "inside an admonition: shown and run\n"), (23, "inside a list item: shown and run\n"),
+                      (30, "inside a definition: shown and run\n"), (38, "inside a footnote: shown and run\n")]
 
 
 def test_hidden_fences_are_lint_errors_at_their_line(project):
@@ -117,7 +118,7 @@ def test_a_missing_path_is_one_line_and_the_rest_runs(project):
     done = run([sys.executable, "-m", "scripts.snippets", "docs/no-such.md", "docs/guide/hidden.md"], project)
     assert done.returncode == 2
     assert "error: docs/no-such.md: no such file or folder" in done.stderr.splitlines()
-    assert "docs/guide/hidden.md: 2 passed" in done.stdout
+    assert "docs/guide/hidden.md: 4 passed" in done.stdout
     assert "Traceback" not in done.stderr
 
 
@@ -148,7 +149,7 @@ def test_the_pytest_plugin_collects_nothing_unless_asked(project):
 
 def test_the_pytest_plugin_on_by_its_flag(project):
     done = pytest_in(project, "-p", "scripts.snippets.pytest_plugin", "--snippets", "docs", "-q")
-    assert "1 failed, 12 passed" in done.stdout, done.stdout
+    assert "1 failed, 14 passed" in done.stdout, done.stdout
 
 
 def test_the_pytest_plugin_on_by_its_ini_option(tmp_path):
@@ -181,7 +182,7 @@ def test_installed_package_gives_the_snippets_command(installed, project):
     env = {**os.environ, "PYTHONPATH": str(installed)}
     done = run([sys.executable, str(installed / "bin" / "snippets"), "docs/guide/hidden.md"], project, env)
     assert done.returncode == 0, done.stderr
-    assert "docs/guide/hidden.md: 2 passed" in done.stdout
+    assert "docs/guide/hidden.md: 4 passed" in done.stdout
 
 
 def test_installed_pytest_plugin_loads_by_entry_point_and_stays_off(installed, project):
@@ -189,7 +190,7 @@ def test_installed_pytest_plugin_loads_by_entry_point_and_stays_off(installed, p
     off = pytest_in(project, "docs", "-q", env=env)
     assert off.returncode == pytest.ExitCode.NO_TESTS_COLLECTED, off.stdout
     on = pytest_in(project, "--snippets", "docs/guide/hidden.md", "-q", env=env)
-    assert "2 passed" in on.stdout, on.stdout
+    assert "4 passed" in on.stdout, on.stdout
 
 
 PYTHON_CLASSES = ("python", "py", "python3", "py3", "pycon")

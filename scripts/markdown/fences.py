@@ -17,8 +17,9 @@ from .errors import InputError
 from .includes import SourceLine
 
 OPENER = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^`]*?)[ \t]*$")
-# Lines whose indented continuation belongs to them: admonitions, details, content tabs, list items.
-CONTAINER = re.compile(r"^(?:(?:!!!|\?\?\?\+?|===\+?)[ \t]|[-*+][ \t]+\S|\d{1,9}[.)][ \t]+\S)")
+# Lines whose indented continuation belongs to them: admonitions, details, content tabs, list items,
+# definitions (def_list) and footnotes.
+CONTAINER = re.compile(r"^(?:(?:!!!|\?\?\?\+?|===\+?)[ \t]|[-*+][ \t]+\S|\d{1,9}[.)][ \t]+\S|:[ \t]+\S|\[\^[^\]]+\]:)")
 TAB_LENGTH = 4  # Python-Markdown's: the indent of nested content and of indented code blocks
 
 HIDDEN_IN_COMMENT = "inside an HTML comment, so the site does not show it"
