@@ -125,7 +125,8 @@ class Layout:
         self.in_indented_code = coded
         if not coded and not fence:
             if not self.in_comment and CONTAINER.match(stripped):
-                self.content_indents.append(_width(text[:len(text) - len(text.lstrip())]) + TAB_LENGTH)
+                # Python-Markdown nests by whole tab stops: "  - sub" is an item of the same list.
+                self.content_indents.append(self.content_indents[-1] + TAB_LENGTH)
             self._track_comment(stripped)
         self.blank_before = False
 
