@@ -17,7 +17,9 @@ import markdown
 import pytest
 import yaml
 
-from scripts.markdown import load_site_config, read_page
+from mkdocs.utils.yaml import yaml_load
+
+from scripts.markdown import load_site_config, markdown_files, read_page
 from scripts.snippets.options import page_blocks
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -196,10 +198,11 @@ def test_installed_pytest_plugin_loads_by_entry_point_and_stays_off(installed, p
 PYTHON_CLASSES = ("python", "py", "python3", "py3", "pycon")
 
 
-def rendered_python_code(page: Path, extensions: list) -> list[str]:
+def rendered_python_code(text: str, extensions: list, configs: dict | None = None) -> list[str]:
     """The code of every block that Python-Markdown, with the site's extensions, shows readers as Python."""
-    html = markdown.markdown(page.read_text(), extensions=extensions,
-                             extension_configs={"pymdownx.highlight": {"pygments_lang_class": True}})
+    configs = dict(configs or {})
+    configs["pymdownx.highlight"] = {**configs.get("pymdownx.highlight", {}), "pygments_lang_class": True}
+    html = markdown.markdown(text, extensions=extensions, extension_configs=configs)
     html = re.sub(r"<!--.*?-->", "", html, flags=re.S)  # in the page source, not shown
     found = []
     for match in re.finditer(r'<div class="language-(?P<lang>\S+)[^"]*highlight">.*?<code>(?P<code>.*?)</code>', html,
@@ -215,4 +218,25 @@ def test_the_engine_runs_exactly_what_the_site_shows_as_python(page):
     config = load_site_config(FIXTURE / "mkdocs.yml")
     extensions = yaml.safe_load((FIXTURE / "mkdocs.yml").read_text())["markdown_extensions"]
     blocks = page_blocks(read_page(FIXTURE / "docs" / page, config))
-    assert [b.fence.code.strip() for b in blocks] == rendered_python_code(FIXTURE / "docs" / page, extensions)
+    assert [b.fence.code.strip() for b in blocks] == rendered_python_code((FIXTURE / "docs" / page).read_text(),
+                                                                          extensions)
+
+
+def test_every_page_of_docs_runs_exactly_what_the_site_shows_as_python():
+    """The same on this site's own pages, includes expanded, with the extensions of its mkdocs.yml."""
+    with open(ROOT / "mkdocs.yml", encoding="utf-8") as f:
+        settings = yaml_load(f)
+    extensions, configs = [], {}
+    for entry in settings["markdown_extensions"]:
+        name, options = next(iter(entry.items())) if isinstance(entry, dict) else (entry, {})
+        extensions.append(name)
+        configs[name] = options or {}
+    config = load_site_config(ROOT / "mkdocs.yml")
+    configs["pymdownx.snippets"] = config.snippets  # its base path made absolute
+    differing = []
+    for path in markdown_files([config.docs_dir]):
+        page = read_page(path, config)
+        body = re.sub(r"\A---\n.*?\n---\n", "", page.text, flags=re.S)  # front matter is not Markdown
+        if [b.fence.code.strip() for b in page_blocks(page)] != rendered_python_code(body, extensions, configs):
+            differing.append(page.path)
+    assert differing == []
