@@ -1,0 +1,52 @@
+"""Defence in depth behind the lint: every page's rendered HTML is cleaned by nh3 (the Ammonia
+sanitizer) before the hooks add their notices, so raw HTML that slipped past the lint (a page
+linted by nobody, a trick the lint does not know) cannot run, load or redirect anything.
+
+What survives is the allowlist a page's author may write (scripts/lint/allowlist.py), plus
+what the Markdown extensions themselves generate: tabs and task lists (input, label), emoji
+(inline SVG paths), code line anchors (name), aligned table cells (text-align only).
+Comments stay: the hooks' generated-sections marker is one.
+"""
+from __future__ import annotations
+
+import nh3
+
+from scripts.lint.allowlist import ALLOWED_TAGS, GLOBAL_ATTRIBUTES, TAG_ATTRIBUTES
+from scripts.lint.url_policy import ALLOWED_SCHEMES, image_problem
+
+GENERATED_TAGS = {"input", "label", "svg", "path", "g"}
+GENERATED_ATTRIBUTES = {
+    "a": {"name", "title", "rel"}, "input": {"type", "id", "name", "checked", "disabled"}, "label": {"for"},
+    "svg": {"xmlns", "viewBox", "width", "height", "fill"}, "path": {"d", "fill"}, "g": {"fill"},
+    "td": {"style"}, "th": {"style"},
+}
+# Material's search leaves out what carries this attribute; it does nothing else.
+ANY_TAG = GLOBAL_ATTRIBUTES - {"markdown"} | {"data-search-exclude"}
+
+
+def _attributes() -> dict[str, set[str]]:
+    tags = {tag: set(TAG_ATTRIBUTES.get(tag, ())) for tag in ALLOWED_TAGS | GENERATED_TAGS}
+    for tag, names in GENERATED_ATTRIBUTES.items():
+        tags[tag] |= names
+    return {"*": set(ANY_TAG), **tags}
+
+
+def _site_images_only(tag: str, attribute: str, value: str) -> str | None:
+    # An image from another site would tell it who reads the page.
+    return None if tag == "img" and attribute == "src" and image_problem(value, decoded=True) else value
+
+
+CLEANER = nh3.Cleaner(tags=ALLOWED_TAGS | GENERATED_TAGS, attributes=_attributes(), url_schemes=set(ALLOWED_SCHEMES),
+                      link_rel=None, strip_comments=False, filter_style_properties={"text-align"},
+                      attribute_filter=_site_images_only)
+
+
+def page_html(html: str) -> str:
+    return CLEANER.clean(html)
+
+
+def toc_titles(toc) -> None:
+    """Heading titles of the table of contents, as text: Material prints them unescaped."""
+    for item in toc:
+        item.title = nh3.clean(item.title, tags=set())
+        toc_titles(item.children)

@@ -1,0 +1,90 @@
+"""The site's second and third lines of defence: the sanitizer every page's HTML goes through
+(scripts/site/sanitize.py) and the Content-Security-Policy of every page (scripts/site/csp.py)."""
+from __future__ import annotations
+
+import base64
+import hashlib
+
+import markdown
+import pytest
+
+from scripts.site import csp, sanitize
+
+PAYLOADS = {
+    "script": "<script>alert(1)</script>",
+    "event attribute": '<img src="x.png" alt="x" onerror="alert(1)">',
+    "base": '<base href="https://evil.example/">',
+    "meta refresh": '<meta http-equiv="refresh" content="0; url=https://evil.example/">',
+    "style": "<style>body { background: url(https://evil.example/x.png) }</style>",
+    "link": '<link rel="stylesheet" href="https://evil.example/x.css">',
+    "form": '<form action="https://evil.example/"><button formaction="javascript:alert(1)">go</button></form>',
+    "svg xlink": '<svg><a xlink:href="javascript:alert(1)"><text>x</text></a></svg>',
+    "hex entity": '<a href="jav&#x61;script:alert(1)">x</a>',
+    "named entity": '<a href="javascript&colon;alert(1)">x</a>',
+    "vbscript": '<a href="vbscript:msgbox(1)">x</a>',
+    "iframe": '<iframe src="https://evil.example/"></iframe>',
+    "foreign image": '<img src="https://evil.example/pixel.png" alt="x">',
+    "style attribute": '<div style="background: url(https://evil.example/x.png)">x</div>',
+    "early comment": '<!--> <img src="x.png" alt="x" onerror="alert(1)"> -->',
+}
+DANGEROUS = ("<script", "onerror", "<base", "<meta", "<style", "<link", "<form", "formaction", "xlink", "javascript",
+             "vbscript", "<iframe", "evil.example")
+
+
+@pytest.mark.parametrize("payload", PAYLOADS.values(), ids=PAYLOADS.keys())
+def test_the_sanitizer_leaves_nothing_that_runs_loads_or_redirects(payload):
+    cleaned = sanitize.page_html(f"<p>before</p>{payload}<p>after</p>")
+    assert not [word for word in DANGEROUS if word in cleaned.lower()], cleaned
+    assert cleaned.startswith("<p>before</p>") and cleaned.endswith("<p>after</p>")
+
+
+def test_the_sanitizer_keeps_what_the_markdown_extensions_generate():
+    source = ("# Title { #title }\n\n| a | b |\n|:-:|--|\n| 1 | 2 |\n\n*[JIT]: Just in time\n\nJIT [page](../x/#a)"
+              "[^1]\n\n[^1]: A note.\n\n<!-- generated sections -->\n\n<details markdown><summary>More</summary>"
+              "*x*</details>")
+    html = markdown.markdown(source, extensions=["abbr", "attr_list", "footnotes", "md_in_html", "tables"])
+    html += ('<div class="tabbed-set" data-tabs="1:2"><input checked="checked" id="__tabbed_1_1" name="__tabbed_1" '
+             'type="radio"><label for="__tabbed_1_1">A</label></div><span class="twemoji"><svg viewBox="0 0 24 24" '
+             'xmlns="http://www.w3.org/2000/svg"><path d="M1 1"></path></svg></span>')
+    cleaned = sanitize.page_html(html)
+    for kept in ('<h1 id="title">', '<th style="text-align:center">', '<abbr title="Just in time">JIT</abbr>',
+                 '<a href="../x/#a">', 'class="footnote-ref"', "<!-- generated sections -->", "<details>",
+                 '<input checked="checked" id="__tabbed_1_1" name="__tabbed_1" type="radio">',
+                 '<label for="__tabbed_1_1">', '<svg viewBox="0 0 24 24" xmlns="http://www.w3.org/2000/svg">',
+                 '<path d="M1 1"></path>'):
+        assert kept in cleaned, kept
+
+
+def test_toc_titles_become_text():
+    class Item:
+        def __init__(self, title, children=()):
+            self.title, self.children = title, list(children)
+
+    toc = [Item("A <img src=x onerror=alert(1)> b", [Item("<script>alert(1)</script>c &lt;d&gt;")])]
+    sanitize.toc_titles(toc)
+    assert (toc[0].title, toc[0].children[0].title) == ("A  b", "c &lt;d&gt;")
+
+
+PAGE = """<!doctype html><html><head><meta charset="utf-8"><script>var a = 1;</script>
+<script src="assets/bundle.js"></script></head><body><script id="__config" type="application/json">{"a": 1}</script>
+<script>var a = 1;</script><script>
+var b = 2;</script></body></html>"""
+
+
+def _sha(body: str) -> str:
+    return "'sha256-" + base64.b64encode(hashlib.sha256(body.encode()).digest()).decode() + "'"
+
+
+def test_the_policy_allows_exactly_the_inline_scripts_of_the_page():
+    policy = csp.policy(PAGE)
+    script_src = next(d for d in policy.split("; ") if d.startswith("script-src"))
+    assert script_src == f"script-src 'self' {_sha('var a = 1;')} {_sha(chr(10) + 'var b = 2;')}"
+    for directive in ("default-src 'self'", "img-src 'self' data:", "connect-src 'self'", "base-uri 'none'",
+                      "object-src 'none'", "frame-src 'none'", "form-action 'self'"):
+        assert directive in policy
+
+
+def test_the_policy_is_the_first_thing_in_head():
+    page = csp.with_policy(PAGE)
+    assert page.startswith('<!doctype html><html><head>\n    <meta http-equiv="Content-Security-Policy" content="'
+                           "default-src 'self'; script-src 'self' ")
