@@ -9,6 +9,8 @@ Comments stay: the hooks' generated-sections marker is one.
 """
 from __future__ import annotations
 
+import html
+
 import nh3
 
 from scripts.lint.allowlist import ALLOWED_TAGS, GLOBAL_ATTRIBUTES, TAG_ATTRIBUTES
@@ -31,14 +33,18 @@ def _attributes() -> dict[str, set[str]]:
     return {"*": set(ANY_TAG), **tags}
 
 
-def _site_images_only(tag: str, attribute: str, value: str) -> str | None:
-    # An image from another site would tell it who reads the page.
-    return None if tag == "img" and attribute == "src" and image_problem(value, decoded=True) else value
+def _filter(tag: str, attribute: str, value: str) -> str | None:
+    if tag == "img" and attribute == "src" and image_problem(value, decoded=True):
+        return None  # an image from another site would tell it who reads the page
+    if attribute == "title":
+        # Material's tooltips put the title into the page as HTML: it must hold HTML text.
+        return html.escape(value, quote=False)
+    return value
 
 
 CLEANER = nh3.Cleaner(tags=ALLOWED_TAGS | GENERATED_TAGS, attributes=_attributes(), url_schemes=set(ALLOWED_SCHEMES),
                       link_rel=None, strip_comments=False, filter_style_properties={"text-align"},
-                      attribute_filter=_site_images_only)
+                      attribute_filter=_filter)
 
 
 def page_html(html: str) -> str:
