@@ -214,6 +214,20 @@ def test_front_matter_is_shown_as_text_wherever_the_site_places_it(project, base
     assert watched.dialogs == []
 
 
+def test_the_theme_s_tooltip_of_a_cut_off_title_runs_nothing(base_url, watched):
+    """Material gives a cut-off title in the header a tooltip made from its text, inserted as HTML: the
+    title's text "<img src=x onerror=...>" becomes that element there, and only the policy stops it."""
+    watched.tab.set_viewport_size({"width": 1300, "height": 250})
+    watched.visit(base_url + "glossary/front-matter/")
+    watched.tab.evaluate("window.scrollTo(0, document.body.scrollHeight)")  # the header then shows the title
+    watched.tab.locator(".md-header__title--active").wait_for(state="attached")
+    watched.tab.locator(".md-header__topic[data-md-component=header-topic] .md-ellipsis").hover()
+    watched.tab.locator(".md-tooltip2").first.wait_for(state="attached")
+    watched.tab.wait_for_timeout(200)
+    assert watched.dialogs == []
+    assert watched.foreign == []
+
+
 def test_the_theme_runs_under_the_content_security_policy(base_url, watched):
     """Material's own inline scripts, search worker and palette work: nothing of theirs is blocked."""
     watched.visit(base_url + "glossary/plain/")

@@ -47,6 +47,9 @@ CLEANER = nh3.Cleaner(tags=ALLOWED_TAGS | GENERATED_TAGS, attributes=_attributes
                       attribute_filter=_filter)
 
 
+TEXT_ONLY = nh3.Cleaner(tags=set())
+
+
 def page_html(html: str) -> str:
     return CLEANER.clean(html)
 
@@ -54,5 +57,5 @@ def page_html(html: str) -> str:
 def toc_titles(toc) -> None:
     """Heading titles of the table of contents, as text: Material prints them unescaped."""
     for item in toc:
-        item.title = nh3.clean(item.title, tags=set())
+        item.title = TEXT_ONLY.clean(item.title)
         toc_titles(item.children)
