@@ -156,7 +156,7 @@ def _search(tab, query: str) -> None:
 
 def test_no_page_of_any_language_opens_a_dialog_or_asks_another_host(project, base_url, watched):
     pages = _pages(project)
-    assert len(pages) == 7 * len(LANGS)  # home, two indexes and four payload pages, in every language
+    assert len(pages) == 9 * len(LANGS)  # home, two indexes and six payload pages, in every language
     for path in pages:
         watched.visit(base_url + path.removeprefix("./"))
         _hover_tooltips(watched.tab)
