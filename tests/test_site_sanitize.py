@@ -47,7 +47,7 @@ def test_the_sanitizer_keeps_what_the_markdown_extensions_generate():
              'type="radio"><label for="__tabbed_1_1">A</label></div><span class="twemoji"><svg viewBox="0 0 24 24" '
              'xmlns="http://www.w3.org/2000/svg"><path d="M1 1"></path></svg></span>')
     cleaned = sanitize.page_html(html)
-    for kept in ('<h1 id="title">', '<th style="text-align:center">', '<abbr title="Just in time">JIT</abbr>',
+    for kept in ('<h1 id="title">', '<div class="tabbed-set" data-tabs="1:2">', '<th style="text-align:center">', '<abbr title="Just in time">JIT</abbr>',
                  '<a href="../x/#a">', 'class="footnote-ref"', "<!-- generated sections -->", "<details>",
                  '<input checked="checked" id="__tabbed_1_1" name="__tabbed_1" type="radio">',
                  '<label for="__tabbed_1_1">', '<svg viewBox="0 0 24 24" xmlns="http://www.w3.org/2000/svg">',

@@ -3,8 +3,9 @@ sanitizer) before the hooks add their notices, so raw HTML that slipped past the
 linted by nobody, a trick the lint does not know) cannot run, load or redirect anything.
 
 What survives is the allowlist a page's author may write (scripts/lint/allowlist.py), plus
-what the Markdown extensions themselves generate: tabs and task lists (input, label), emoji
-(inline SVG paths), code line anchors (name), aligned table cells (text-align only).
+what the Markdown extensions themselves generate: tabs and task lists (input, label, the
+data-tabs that Material's linked tabs read), emoji (inline SVG paths), code line anchors
+(name), aligned table cells (text-align only).
 Comments stay: the hooks' generated-sections marker is one.
 """
 from __future__ import annotations
@@ -18,7 +19,8 @@ from scripts.lint.url_policy import ALLOWED_SCHEMES, image_problem
 
 GENERATED_TAGS = {"input", "label", "svg", "path", "g"}
 GENERATED_ATTRIBUTES = {
-    "a": {"name", "title", "rel"}, "input": {"type", "id", "name", "checked", "disabled"}, "label": {"for"},
+    "a": {"name", "title", "rel"}, "div": {"data-tabs"}, "input": {"type", "id", "name", "checked", "disabled"},
+    "label": {"for"},
     "svg": {"xmlns", "viewBox", "width", "height", "fill"}, "path": {"d", "fill"}, "g": {"fill"},
     "td": {"style"}, "th": {"style"},
 }
