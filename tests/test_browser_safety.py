@@ -138,7 +138,7 @@ def watched(browser, base_url):
 def _pages(project: Path) -> list[str]:
     site = project / "site"
     return sorted(p.relative_to(site).parent.as_posix() + "/" for p in site.rglob("index.html")
-                  if not p.relative_to(site).parts[0] == "assets")
+                  if p.relative_to(site).parts[0] != "assets")
 
 
 def _hover_tooltips(tab) -> None:
@@ -221,7 +221,10 @@ def test_the_theme_s_tooltip_of_a_cut_off_title_runs_nothing(base_url, watched):
     watched.visit(base_url + "glossary/front-matter/")
     watched.tab.evaluate("window.scrollTo(0, document.body.scrollHeight)")  # the header then shows the title
     watched.tab.locator(".md-header__title--active").wait_for(state="attached")
-    watched.tab.locator(".md-header__topic[data-md-component=header-topic] .md-ellipsis").hover()
+    watched.tab.wait_for_timeout(500)  # the header's title slides in
+    # The mouse itself, not a hover that would first scroll the page (and the title back out).
+    box = watched.tab.locator(".md-header__topic[data-md-component=header-topic] .md-ellipsis").bounding_box()
+    watched.tab.mouse.move(box["x"] + 20, box["y"] + box["height"] / 2)
     watched.tab.locator(".md-tooltip2").first.wait_for(state="attached")
     watched.tab.wait_for_timeout(200)
     assert watched.dialogs == []
