@@ -153,3 +153,11 @@ def test_title_attributes_hold_html_text_for_materials_tooltips():
     # Material's tooltip inserts the title as HTML: the browser must read "&lt;img ...&gt;" from it.
     cleaned = sanitize.page_html('<abbr title="&lt;img src=x onerror=alert(1)&gt; &amp; it\'s">x</abbr>')
     assert cleaned == "<abbr title=\"&amp;lt;img src=x onerror=alert(1)&amp;gt; &amp;amp; it's\">x</abbr>"
+
+
+def test_a_template_script_matches_what_its_expressions_rendered_and_nothing_else():
+    pattern = csp._pattern('\n  go({{ home | tojson }}, "{{- base_url }}/x");\n')
+    assert pattern.fullmatch('go("/jax-kb/", "../..' + '/x");')  # white space taken by Jinja's {{- -}}
+    assert pattern.fullmatch('\n  go(["es", "ru"], "/x");\n')
+    assert not pattern.fullmatch('\n  go("/", "../.."+alert(1)+"/x");\n')
+    assert not pattern.fullmatch('\n  go("</script><script>alert(1)", "/x");\n')

@@ -2,11 +2,11 @@
 sanitizer (scripts/site/sanitize.py).
 
 The page may load scripts, styles, images, fonts and data from the site only, submit forms
-only to it, embed nothing, and set no <base>. Inline scripts run only if they are the theme's
-own: each inline script of the finished page is compared with those of Material's templates
-(partials/javascripts/), whose Jinja expressions may only have put a URL into them, and the
-hashes of the ones that match are the page's policy. A script that got into the page any
-other way does not run. Styles stay open to inline use, which Material's palette and
+only to it, embed nothing, and set no <base>. Inline scripts run only if a template wrote
+them: each inline script of the finished page is compared with those of Material's templates
+(partials/javascripts/) and of the project's overrides/, whose Jinja expressions may only have
+put a URL or (through tojson) JSON into them, and the hashes of the ones that match are the
+page's policy. A script that got into the page any other way does not run. Styles stay open to inline use, which Material's palette and
 components need; they can still load nothing from elsewhere.
 """
 from __future__ import annotations
@@ -20,19 +20,32 @@ import material
 
 INLINE_SCRIPT = re.compile(r"<script(?P<attributes>[^>]*)>(?P<body>.*?)</script>", re.S | re.I)
 JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.S)
-# What a template expression in a theme script (base_url, a scope) may render to: no quote, no tag.
+# What a template expression may have rendered: a URL (no quote, no tag), or tojson's JSON, which
+# Jinja keeps free of <, >, & and '.
 RENDERED_URL = r"[^\"'<>\\]*"
+RENDERED_JSON = r"[^<>&']*?"
+WHITE_SPACE = re.compile(r"\s+")
 THEME_SCRIPTS = Path(material.__file__).parent / "templates" / "partials" / "javascripts"
+OVERRIDES = Path(__file__).resolve().parents[2] / "overrides"
+
+
+def _literal(text: str) -> str:
+    # Jinja's whitespace control ({{- -}}) may have taken the white space around an expression.
+    return r"\s*".join(map(re.escape, WHITE_SPACE.split(text)))
+
+
+def _pattern(body: str) -> re.Pattern:
+    parts, end = [], 0
+    for m in JINJA.finditer(body):
+        parts += [_literal(body[end:m.start()]), RENDERED_JSON if "tojson" in m[0] else RENDERED_URL]
+        end = m.end()
+    return re.compile("".join([*parts, _literal(body[end:])]), re.S)
 
 
 def _theme_scripts() -> list[re.Pattern]:
-    patterns = []
-    for template in sorted(THEME_SCRIPTS.glob("*.html")):
-        for m in INLINE_SCRIPT.finditer(template.read_text(encoding="utf-8")):
-            if not m["attributes"].strip():
-                parts = JINJA.split(m["body"])
-                patterns.append(re.compile(RENDERED_URL.join(map(re.escape, parts)), re.S))
-    return patterns
+    templates = [*sorted(THEME_SCRIPTS.glob("*.html")), *sorted(OVERRIDES.rglob("*.html"))]
+    return [_pattern(m["body"]) for template in templates
+            for m in INLINE_SCRIPT.finditer(template.read_text(encoding="utf-8")) if not m["attributes"].strip()]
 
 
 THEME = _theme_scripts()
