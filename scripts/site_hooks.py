@@ -115,7 +115,7 @@ def on_page_markdown(markdown, page, config, files):
 
 
 def on_page_content(html, page, config, files):
-    html = sanitize.page_html(html)  # before the hooks' own notices, which a page may not imitate
+    html = sanitize.page_html(html)  # the page's own HTML; the hooks' notices are added after
     sanitize.toc_titles(page.toc)
     cat = catalog(config)
     lang = _language(config)

@@ -101,6 +101,11 @@ def test_the_sanitizer_changes_nothing_the_site_s_own_extensions_generate():
     assert _Structure(sanitize.page_html(rendered)).items == _Structure(rendered).items
 
 
+def test_the_sanitizer_keeps_the_hooks_markers():
+    marked = '<div class="kb-start" data-kb-start="">x</div><div class="highlight" data-raises="ValueError">y</div>'
+    assert sanitize.page_html(marked) == marked
+
+
 def test_the_sanitizer_keeps_the_generated_sections_marker():
     assert sanitize.page_html("<p>a</p><!-- generated sections --><p>b</p>") == (
         "<p>a</p><!-- generated sections --><p>b</p>")

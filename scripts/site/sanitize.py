@@ -5,7 +5,7 @@ linted by nobody, a trick the lint does not know) cannot run, load or redirect a
 What survives is the allowlist a page's author may write (scripts/lint/allowlist.py), plus
 what the Markdown extensions themselves generate: tabs and task lists (input, label, the
 data-tabs that Material's linked tabs read), emoji (inline SVG paths), code line anchors
-(name), aligned table cells (text-align only).
+(name), aligned table cells (text-align only), and the hooks' own data- markers.
 Comments stay: the hooks' generated-sections marker is one.
 """
 from __future__ import annotations
@@ -24,8 +24,10 @@ GENERATED_ATTRIBUTES = {
     "svg": {"xmlns", "viewBox", "width", "height", "fill"}, "path": {"d", "fill"}, "g": {"fill"},
     "td": {"style"}, "th": {"style"},
 }
-# Material's search leaves out what carries this attribute; it does nothing else.
-ANY_TAG = GLOBAL_ATTRIBUTES - {"markdown"} | {"data-search-exclude"}
+# Material's search leaves out what carries data-search-exclude; the hooks mark what they generate
+# in the Markdown with data-kb-* and an expected-error block with data-raises. None does anything else.
+ANY_TAG = GLOBAL_ATTRIBUTES - {"markdown"} | {"data-search-exclude", "data-raises"}
+PROJECT_DATA = {"data-kb-"}
 
 
 def _attributes() -> dict[str, set[str]]:
@@ -45,8 +47,8 @@ def _filter(tag: str, attribute: str, value: str) -> str | None:
 
 
 CLEANER = nh3.Cleaner(tags=ALLOWED_TAGS | GENERATED_TAGS, attributes=_attributes(), url_schemes=set(ALLOWED_SCHEMES),
-                      link_rel=None, strip_comments=False, filter_style_properties={"text-align"},
-                      attribute_filter=_filter)
+                      generic_attribute_prefixes=PROJECT_DATA, link_rel=None, strip_comments=False,
+                      filter_style_properties={"text-align"}, attribute_filter=_filter)
 
 
 TEXT_ONLY = nh3.Cleaner(tags=set())
