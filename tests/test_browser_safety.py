@@ -184,13 +184,11 @@ def test_clicking_every_payload_link_and_button_runs_nothing_and_sends_nothing(b
 
 def test_search_results_show_the_payloads_as_text(project, base_url, watched):
     """Material's search renders titles and excerpts of its index as HTML: the index holds them escaped."""
-    for query, payload in [("payloadterm", _front_matter(project, "glossary/front-matter.md")["tags"][0]),
-                           ("title", _front_matter(project, "guides/multiline.md")["summary"])]:
-        watched.visit(base_url + "glossary/plain/")
-        _search(watched.tab, query)
-        shown = " ".join(watched.tab.locator(".md-search-result__item").all_inner_texts())
-        assert payload in shown, shown
-        assert watched.tab.locator(".md-search-result :is(script, img, svg)").count() == 0
+    watched.visit(base_url + "glossary/plain/")
+    _search(watched.tab, "title")  # in the guide index's entry of guides/multiline.md, "multiline-title"
+    shown = " ".join(watched.tab.locator(".md-search-result__item").all_inner_texts())
+    assert _front_matter(project, "guides/multiline.md")["summary"] in shown, shown
+    assert watched.tab.locator(".md-search-result :is(script, img, svg)").count() == 0
     assert watched.dialogs == []
     assert watched.foreign == []
 
