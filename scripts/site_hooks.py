@@ -21,6 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from scripts.catalog import Catalog, load_catalog  # noqa: E402
 from scripts.markdown import InputError, Page  # noqa: E402
 from scripts.site import not_found, notices, search_index, template_cache, term_index, tooltips, verified  # noqa: E402
+from scripts.site.escape import template_meta  # noqa: E402
 from scripts.site.related import related_section  # noqa: E402
 
 log = logging.getLogger("mkdocs.hooks.jax_kb")
@@ -95,14 +96,15 @@ def on_files(files, config):
 
 
 def on_page_markdown(markdown, page, config, files):
+    if page.meta.get("summary"):
+        page.meta.setdefault("description", page.meta["summary"])
+    page.meta.update(template_meta(page.meta))  # Material prints meta fields and titles as HTML
     cat = catalog(config)
     lang = _language(config)
     source = _source(page, cat)
     if source is None:
         # Unreadable, reported in on_files: keep pymdownx.snippets from aborting the whole build on it.
         return markdown.replace("--8<--", ";--8<--")
-    if page.meta.get("summary"):
-        page.meta.setdefault("description", page.meta["summary"])
     if source.lang != lang:
         # An English fallback belongs to the English search index, not to this language's.
         page.meta["search"] = {**(page.meta.get("search") or {}), "exclude": True}

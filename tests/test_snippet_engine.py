@@ -159,12 +159,13 @@ def test_pages_with_different_code_run_separately(dedupe):
 def test_report_follows_the_design_schema(dedupe):
     report = build_report(list(dedupe.values()), "cpu", {"jax": "x", "jaxlib": "y", "python": "z",
                                                         "device_kind": "cpu"})
-    assert list(report) == ["jax", "jaxlib", "python", "device", "device_kind", "created", "protections",
+    # DESIGN.md's keys in its order, with the additions of later issues (engine, protections, group).
+    assert list(report) == ["jax", "jaxlib", "python", "device", "device_kind", "engine", "created", "protections",
                             "summary", "blocks"]
-    assert report["summary"] == {"passed": 4, "failed": 4, "skipped": 0, "not_run": 0, "executed": 4}
+    assert report["summary"] == {"passed": 4, "failed": 4, "skipped": 0, "not_run": 0, "executed": 4, "reused": 0}
     block = report["blocks"][0]
     assert list(block) == ["file", "line", "lang", "page", "index", "digest", "status", "reason",
-                           "executed", "duration_s", "error", "stdout"]
+                           "executed", "duration_s", "error", "stdout", "group"]
     assert block["file"] == "tests/fixtures/snippets/dedupe/page.es.md" and block["lang"] == "es"
     failed = next(b for b in report["blocks"] if b["status"] == "failed")
     assert set(failed["error"]) == {"type", "message", "line"}
@@ -218,3 +219,15 @@ def test_update_outputs_changes_only_output_bodies(tmp_path):
     assert after == expected
     assert b"\t" in after and b"\r\n" in after and "Überschrift".encode() in after
     assert cli(str(page)).returncode == 0
+
+
+def test_update_outputs_fences_printed_fence_markers_and_breaks_printed_carriage_returns(tmp_path):
+    page = tmp_path / "markers.md"
+    page.write_bytes(b"# Markers\n\n```python\nprint('```python')\nprint('import os')\nprint('````')\n"
+                     b"print('10%\\r20%')\n```\n\n```{.text .output}\nstale\n```\n\nAfter.\n")
+    assert cli(str(page), "--update-outputs").returncode == 0
+    after = page.read_bytes()
+    assert after.endswith(b"`````{.text .output}\n```python\nimport os\n````\n10%\n20%\n`````\n\nAfter.\n")
+    assert b"\r" not in after
+    done = cli(str(page))
+    assert done.returncode == 0 and "1 passed" in done.stdout, done.stdout + done.stderr

@@ -6,18 +6,16 @@ initial letter, in the alphabetical order of the language read (scripts/site/col
 from __future__ import annotations
 
 import posixpath
-import re
 from itertools import groupby
+from urllib.parse import quote
 
 from scripts.catalog import Catalog
 
 from .collation import initial, sort_key
+from .escape import markdown_text
 
 # index page -> (kind of the pages it lists, grouped by initial letter)
 INDEXES = {"glossary/index": ("term", True), "guides/index": ("guide", False)}
-# What could start Markdown in a title or summary; an underscore inside a word cannot, and
-# escaping it would hide custom_jvp from the abbr extension.
-MARKDOWN_SPECIAL = re.compile(r"([\\`*\[\]<>]|(?<!\w)_|_(?!\w))")
 
 
 def _entries(kind: str, lang: str, cat: Catalog, here: str) -> list[tuple[str, str, str]]:
@@ -28,16 +26,12 @@ def _entries(kind: str, lang: str, cat: Catalog, here: str) -> list[tuple[str, s
         if page is None or page.meta.get("kind") != kind:
             continue
         title, summary = str(page.meta.get("title", page.slug)), str(page.meta.get("summary", ""))
-        found.append((title, summary, posixpath.relpath(page_id + ".md", here)))
+        found.append((title, summary, quote(posixpath.relpath(page_id + ".md", here))))
     return sorted(found, key=lambda entry: sort_key(entry[0], lang))
 
 
-def _escape(text: str) -> str:
-    return MARKDOWN_SPECIAL.sub(r"\\\1", text)
-
-
 def _item(title: str, summary: str, link: str) -> str:
-    return f"- [{_escape(title)}]({link}): {_escape(summary)}"
+    return f"- [{markdown_text(title)}]({link}): {markdown_text(summary)}"
 
 
 def index_section(page_id: str, lang: str, cat: Catalog) -> str:
