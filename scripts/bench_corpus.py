@@ -34,6 +34,8 @@ def page_text(n: int, lang: str, variant: int = 0) -> str:
     parts = [f"---\ntitle: {heading} {n}\nsummary: {sentence}\nkind: guide\n---\n# {heading} {n}\n\n{sentence}\n"]
     for k in range(n % 4 + 1):
         code, output = BLOCKS[(n + k) % len(BLOCKS)](n)
+        if k == 0:  # what makes each page distinct, as pages are
+            code = f"page = {n}\n{code}"
         if variant:
             code = f"revision = {variant}\n{code}"
         parts.append(f"```python\n# {comment} {k}\n{code}\n```\n\n```{{.text .output}}\n{output}\n```\n")
