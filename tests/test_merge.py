@@ -49,6 +49,7 @@ def test_merged_shards_equal_a_single_run(reports):
     single = json.loads((reports / "single.json").read_text())
     assert blocks(reports / "merged.json") == blocks(reports / "single.json")
     assert merged["summary"] == single["summary"] and merged["summary"]["failed"] == 2
+    assert merged["sources"] == single["sources"] and len(single["sources"]) == 14
     assert [m["shard"] for m in merged["merged_from"]] == ["3/3", "1/3", "2/3"] and "shard" not in merged
 
 
