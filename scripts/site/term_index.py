@@ -9,9 +9,9 @@ import posixpath
 import re
 from itertools import groupby
 
-from scripts.catalog import Catalog
+from scripts.catalog import Catalog, ui_string
 
-from .collation import initial, sort_key
+from .collation import foreign_script, initial, sort_key
 
 # index page -> (kind of the pages it lists, grouped by initial letter)
 INDEXES = {"glossary/index": ("term", True), "guides/index": ("guide", False)}
@@ -32,8 +32,24 @@ def _entries(kind: str, lang: str, cat: Catalog, here: str) -> list[tuple[str, s
     return sorted(found, key=lambda entry: sort_key(entry[0], lang))
 
 
+CODE_SPAN = re.compile(r"(`+)(?!`).+?(?<!`)\1(?!`)")
+
+
 def _escape(text: str) -> str:
-    return MARKDOWN_SPECIAL.sub(r"\\\1", text)
+    """Markdown-special characters escaped, except inside `code`, which stays code as in the summary."""
+    parts, last = [], 0
+    for code in CODE_SPAN.finditer(text):
+        parts += [MARKDOWN_SPECIAL.sub(r"\\\1", text[last:code.start()]), code[0]]
+        last = code.end()
+    return "".join(parts) + MARKDOWN_SPECIAL.sub(r"\\\1", text[last:])
+
+
+FOREIGN = "foreign"
+
+
+def _group(title: str, lang: str) -> str:
+    """The heading a title is listed under; one heading for all titles in another script (Latin in ru)."""
+    return FOREIGN if foreign_script(title, lang) else initial(title, lang)
 
 
 def _item(title: str, summary: str, link: str) -> str:
@@ -49,7 +65,10 @@ def index_section(page_id: str, lang: str, cat: Catalog) -> str:
     if not by_letter:
         return "\n\n" + "\n".join(_item(*entry) for entry in entries) + "\n"
     parts = []
-    for letter, group in groupby(entries, key=lambda entry: initial(entry[0], lang)):
-        heading, anchor = ("\\#", "letter-other") if letter == "#" else (letter, f"letter-{letter.lower()}")
+    for letter, group in groupby(entries, key=lambda entry: _group(entry[0], lang)):
+        if letter == FOREIGN:
+            heading, anchor = ui_string(lang, "latin_letters"), "letter-latin"
+        else:
+            heading, anchor = ("\\#", "letter-other") if letter == "#" else (letter, f"letter-{letter.lower()}")
         parts.append(f"## {heading} {{ #{anchor} }}\n\n" + "\n".join(_item(*entry) for entry in group))
     return "\n\n" + "\n\n".join(parts) + "\n"

@@ -1,0 +1,45 @@
+/* The site's own reader behaviour, beside Material's bundle. */
+(function () {
+  "use strict";
+
+  /* The language switcher keeps the #section: heading ids are the same in every language.
+     Material's own handler would send the reader to the page without it (or to the
+     language's home, where its sitemap lacks the page), so the link is followed as written. */
+  document.addEventListener("click", function (event) {
+    var link = event.target instanceof Element && event.target.closest("a.md-select__link[hreflang]");
+    if (!link || event.metaKey || event.ctrlKey) return;
+    event.stopPropagation();
+    if (location.hash) {
+      link.hash = location.hash;
+    }
+  }, true);
+
+  /* On touch, the first tap on a linked term shows its definition (Material's tooltip opens
+     on the tap); a second tap on the same term follows the link. */
+  var lastPointer = "mouse";
+  var armed = null;
+  document.addEventListener("pointerdown", function (event) {
+    lastPointer = event.pointerType;
+  }, true);
+  document.addEventListener("click", function (event) {
+    var link = event.target instanceof Element && event.target.closest("article a");
+    if (!link || lastPointer !== "touch" || !link.querySelector("abbr")) {
+      armed = null;
+      return;
+    }
+    if (armed !== link) {
+      armed = link;
+      event.preventDefault();
+    }
+  }, true);
+
+  /* A code block wider than its column says so: a fade at the edge that scrolls. */
+  function markScrollable() {
+    document.querySelectorAll(".highlight pre > code").forEach(function (code) {
+      var block = code.closest(".highlight");
+      block.classList.toggle("kb-scrolls", code.scrollWidth > code.clientWidth + 1);
+    });
+  }
+  window.addEventListener("load", markScrollable);
+  window.addEventListener("resize", markScrollable);
+})();
