@@ -21,8 +21,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from scripts.catalog import Catalog, load_catalog, ui_string  # noqa: E402
 from scripts.markdown import InputError, Page  # noqa: E402
-from scripts.site import (code_labels, home, nav_order, not_found, notices, search_index, template_cache,  # noqa: E402
-                          term_index, tooltips, verified)
+from scripts.site import (alternates, code_labels, home, nav_order, not_found, notices, search_index,  # noqa: E402
+                          template_cache, term_index, tooltips, verified)
 from scripts.site.related import related_section  # noqa: E402
 
 log = logging.getLogger("mkdocs.hooks.jax_kb")
@@ -155,6 +155,10 @@ def on_template_context(context, template_name, config):
     return context
 
 
+def on_post_page(output, page, config):
+    return alternates.head_to_language_roots(output, _site_path(config), config.plugins["i18n"].default_language)
+
+
 def on_post_template(output, template_name, config):
     if template_name == "404.html":
         return not_found.write(output, config.site_dir, _folder(config))
@@ -169,6 +173,7 @@ def on_post_build(config):
                                                      i18n.default_language).is_file():
         search_index.split_index(Path(config.site_dir), i18n.build_languages, i18n.default_language)
     if not i18n.building:
+        alternates.copy_sitemaps(Path(config.site_dir), i18n.build_languages, i18n.default_language)
         verified.copy_reports(_state["runs"], catalog(config).config.root, Path(config.site_dir))
 
 
