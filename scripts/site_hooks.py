@@ -115,6 +115,7 @@ def on_page_markdown(markdown, page, config, files):
         return markdown.replace("--8<--", ";--8<--")
     if page.meta.get("summary"):
         page.meta.setdefault("description", page.meta["summary"])
+    page.meta["search"] = {**(page.meta.get("search") or {}), "boost": search_index.boost(source)}
     if source.lang != lang:
         # An English fallback belongs to the English search index, not to this language's.
         page.meta["search"] = {**(page.meta.get("search") or {}), "exclude": True}

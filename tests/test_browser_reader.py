@@ -13,7 +13,7 @@ import http.server
 import re
 import threading
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from mkdocs.utils.yaml import yaml_load
@@ -336,3 +336,68 @@ def test_on_a_phone_the_copy_button_covers_no_code_and_a_wide_block_shows_it_scr
     assert wide.count() >= 1
     hint = wide.first.evaluate("b => getComputedStyle(b, '::after').backgroundImage")
     assert "gradient" in hint
+
+
+# Search in every language
+
+
+def search(page, query: str) -> list[dict]:
+    """Material's results for the query, once it has answered: link, title and the words it marks missing."""
+    box = page.locator("input.md-search__input")
+    box.click()
+    box.fill(query)
+    box.press("End")  # Material searches on keyup
+    page.wait_for_function("() => /\\d/.test(document.querySelector('.md-search-result__meta').textContent)")
+    page.wait_for_timeout(300)
+    return page.eval_on_selector_all(".md-search-result__item > a", """links => links.map(a => ({
+        href: a.href, title: a.querySelector('h1, h2').textContent.trim(),
+        missing: [...a.querySelectorAll('.md-search-result__terms del')].map(d => d.textContent),
+        tags: [...a.querySelectorAll('.md-tag')].map(t => t.textContent)}))""")
+
+
+def path_of(href: str) -> str:
+    return urlsplit(href).path
+
+
+WORDS = {"es": "vectorización", "ro": "vectorizare", "sk": "vektorizácia", "ru": "векторизации", "en": "batch"}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_search_marks_no_typed_word_missing_and_links_carry_it_to_highlight(page, base_url, lang):
+    page.goto(base_url + folder(lang) + "glossary/jit/")
+    results = search(page, WORDS[lang])
+    assert results, lang
+    assert all(not r["missing"] for r in results), [(r["title"], r["missing"]) for r in results]
+    assert not [r["href"] for r in results if "h=" in r["href"] and not parse_qs(urlsplit(r["href"]).query).get("h")]
+    assert all(r["tags"] == [] for r in results) or lang == DEFAULT
+
+
+FOLDED = [("es", "vectorizacion", "guides/vmap-batch-processing/"), ("ru", "счетчик", None),
+          ("ro", "funcţie", None), ("sk", "vektorizacia", None)]
+
+
+@pytest.mark.parametrize("lang, query, expected", FOLDED)
+def test_search_folds_accents_and_letter_variants(page, base_url, lang, query, expected):
+    page.goto(base_url + folder(lang) + "glossary/jit/")
+    results = search(page, query)
+    assert results, (lang, query)
+    if expected:
+        assert any(path_of(r["href"]).endswith(f"/{lang}/{expected}") for r in results), results
+
+
+# A term page whose title matches comes first; where no title matches, a term page still
+# comes before the guides and the indexes, which come last.
+RANKED = [("ru", "трассировка", "glossary/"),
+          ("sk", "derivácia", "glossary/"), ("ru", "компиляция", "glossary/")]
+
+
+@pytest.mark.parametrize("lang, query, expected", RANKED)
+def test_search_ranks_the_matching_term_page_first_and_index_pages_last(page, base_url, lang, query, expected):
+    page.goto(base_url + folder(lang) + "glossary/jit/")
+    results = search(page, query)
+    first = path_of(results[0]["href"])
+    assert first.startswith(SITE_PATH + folder(lang) + expected) and first != SITE_PATH + folder(lang) + "glossary/", \
+        [r["href"] for r in results]
+    indexes = [i for i, r in enumerate(results) if re.search(r"/(glossary|guides)/$|/jax-kb/(\w\w/)?$",
+                                                               path_of(r["href"]))]
+    assert all(i >= len(results) - len(indexes) for i in indexes), [r["href"] for r in results]

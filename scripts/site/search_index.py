@@ -17,6 +17,16 @@ from pathlib import Path
 # Slovak, overrides/ ships lunr.sk. English stays Material's default: no stemming.
 LUNR = {"es": ["es", "prefix"], "ro": ["ro", "prefix"], "ru": ["en", "ru", "prefix"], "sk": ["sk", "prefix"]}
 STEMMING = ["stemmer", "stopWordFilter", "trimmer"]
+# Material's per-page search boost: a term page that matches comes before a guide that mentions
+# the word, and the indexes, which list every term's summary, come last.
+BOOSTS = {"term": 10.0, "guide": 1.0}
+INDEX_BOOST = 0.05
+
+
+def boost(page) -> float:
+    if page.page_id == "index" or page.page_id.endswith("/index"):
+        return INDEX_BOOST
+    return BOOSTS.get(page.meta.get("kind"), 1.0)
 
 
 def index_path(site_dir: Path, lang: str, default: str) -> Path:
@@ -31,7 +41,10 @@ def split_index(site_dir: Path, languages: list[str], default: str) -> None:
         first = doc["location"].split("/", 1)[0]
         lang = first if first in docs and first != default else default
         location = doc["location"][len(lang) + 1:] if lang != default else doc["location"]
-        docs[lang].append({**doc, "location": location})
+        entry = {**doc, "location": location}
+        if lang != default:
+            entry.pop("tags", None)  # front matter tags are English words, shown on every result
+        docs[lang].append(entry)
     for lang, entries in docs.items():
         config = dict(combined["config"])
         if lang in LUNR:

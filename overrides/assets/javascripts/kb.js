@@ -33,6 +33,26 @@
     }
   }, true);
 
+  /* Material links a page that matched only in its sections with an empty ?h=: such a link
+     highlights what its sections' links highlight, or nothing. */
+  var results = document.querySelector(".md-search-result__list");
+  if (results) {
+    new MutationObserver(function () {
+      results.querySelectorAll(".md-search-result__item").forEach(function (item) {
+        var words = Array.prototype.map.call(item.querySelectorAll("a[href*='h=']"), function (a) {
+          return new URL(a.href).searchParams.get("h");
+        }).filter(Boolean);
+        item.querySelectorAll("a[href]").forEach(function (a) {
+          var url = new URL(a.href);
+          if (url.searchParams.has("h") && !url.searchParams.get("h")) {
+            if (words.length) url.searchParams.set("h", words[0]); else url.searchParams.delete("h");
+            a.href = url.toString();
+          }
+        });
+      });
+    }).observe(results, { childList: true, subtree: true });
+  }
+
   /* A code block wider than its column says so: a fade at the edge that scrolls. */
   function markScrollable() {
     document.querySelectorAll(".highlight pre > code").forEach(function (code) {
