@@ -204,7 +204,7 @@ GLOSSARY_ORDER = {
     "ru": ["Гессиан", "Кэш компиляции", "Ошибка конкретизации", "Чистая функция", "jit", "Tracer", "vmap"],
 }
 LETTERS = {"en": ["C", "H", "J", "P", "T", "V"], "sk": ["C", "Č", "H", "Ch", "J", "T", "V"],
-           "ru": ["Г", "К", "О", "Ч", "J", "T", "V"]}
+           "ru": ["Г", "К", "О", "Ч", ui_string("ru", "latin_letters")]}  # one heading for Latin: "C" looks like "С"
 
 
 @pytest.mark.parametrize("lang", sorted(GLOSSARY_ORDER))
@@ -299,7 +299,9 @@ def test_current_translations_and_english_pages_have_no_notice(site):
 
 
 def verified_text(lang: str, report: dict) -> str:
-    return ui_string(lang, "verified").format(jax=report["jax"], device="CPU", date=report["created"][:10])
+    """The badge's full sentence (its title), with the date as the language writes it."""
+    date = verified.local_date(report["created"][:10], lang)
+    return ui_string(lang, "verified").format(jax=report["jax"], device="CPU", date=date).replace("..", ".")
 
 
 def test_verified_note_names_jax_device_and_date_where_every_block_passed(fixture_site):
@@ -307,7 +309,8 @@ def test_verified_note_names_jax_device_and_date_where_every_block_passed(fixtur
     for rel, lang in [(f"{folder(lang)}glossary/vmap/index.html", lang) for lang in LANGS] + [
             ("ru/glossary/jit/index.html", "ru"), ("sk/glossary/jit/index.html", "sk")]:
         box = notice(parse(fixture_site.site / rel), "verified")
-        assert box is not None and verified_text(lang, report) in box.text(), rel
+        assert box is not None and box.attrs["title"] == verified_text(lang, report), rel
+        assert ui_string(lang, "verified_title") in box.text() and "CPU" in box.text(), rel
 
 
 def test_pages_whose_examples_changed_or_failed_are_not_verified(site):
@@ -315,7 +318,7 @@ def test_pages_whose_examples_changed_or_failed_are_not_verified(site):
                       ("glossary/tracer/index.html", "en"), ("ru/glossary/tracer/index.html", "ru")]:
         doc = parse(site / rel)
         assert notice(doc, "verified") is None, rel
-        assert ui_string(lang, "not_verified") in notice(doc, "not-verified").text(), rel
+        assert ui_string(lang, "not_verified") == notice(doc, "not-verified").attrs["title"], rel
 
 
 def test_pages_without_python_have_no_verified_note(site):
@@ -462,3 +465,34 @@ def test_each_language_has_a_404_page_in_its_language(site):
 
 def test_real_site_has_a_404_page_per_language(built_site):
     _each_language_has_its_404(built_site, site_path())
+
+
+def test_a_report_of_the_wrong_shape_is_an_input_error_naming_the_file(tmp_path):
+    reports = tmp_path / "reports"
+    reports.mkdir()
+    for text, detail in [('[1, 2]', 'expected an object with a list "blocks"'),
+                         ('{"blocks": [{"file": "docs/a.md"}]}', 'blocks[0] lacks "index" (int)'),
+                         ('{"blocks": {"a": 1}}', 'expected an object')]:
+        (reports / "cpu.json").write_text(text, encoding="utf-8")
+        with pytest.raises(verified.InputError) as raised:
+            verified.load_runs(tmp_path)
+        assert str(raised.value).startswith("reports/cpu.json:1: not a report of the snippet engine")
+        assert detail in str(raised.value)
+
+
+def test_the_badge_names_every_device_kind_of_reports_dir_with_a_link_to_each_report(tmp_path, fixture_site):
+    project = fixture_site.project
+    page = read_page(project / "docs/glossary/vmap.md", load_site_config(project / "mkdocs.yml"))
+    code = next(f.code for f in page.fences if f.lang == "python")
+    entry = {"file": page.path, "index": 0, "digest": hashlib.sha256(code.encode("utf-8")).hexdigest(), "status": "passed"}
+    runs = _runs(tmp_path, {"cpu.json": [entry], "gpu-h200.json": [entry]})
+    badge = parse_fragment(verified.verified_badge(page, runs, "sk", "/kb/"))
+    links = [(a.attrs["href"], a.text()) for a in badge.iter("a")]
+    assert links == [("/kb/reports/cpu.json", "CPU"), ("/kb/reports/gpu-h200.json", "GPU (NVIDIA H200)")]
+    assert badge.find("time").text() == "2. decembra 2026"
+
+
+def parse_fragment(html: str) -> Node:
+    builder = _TreeBuilder()
+    builder.feed(html)
+    return builder.root
