@@ -62,21 +62,25 @@ i18n-status: $(STAMP)
 
 GPU_VENV := .venv-gpu
 
-# The examples on a GPU: refuses (exit 2) where JAX's default backend is not a GPU.
+# The examples on a GPU, into reports/gpu-<kind>.json (the kind as JAX names the device, scripts/gpu_kind.py);
+# refuses (exit 2) where JAX's default backend is not a GPU.
 test-gpu:
 	@if [ -z "$(PYTHON)" ]; then echo "error: Python 3.12 not found: install python3.12 or pass PYTHON=..." >&2; exit 2; fi
 	"$(PYTHON)" -m scripts.gpu_env $(GPU_VENV)
 	XLA_PYTHON_CLIENT_PREALLOCATE=false $(GPU_VENV)/bin/python -m scripts.gpu_check
-	XLA_PYTHON_CLIENT_PREALLOCATE=false $(GPU_VENV)/bin/python -m pytest docs --device gpu --snippets-json reports/gpu.json
+	kind=$$(XLA_PYTHON_CLIENT_PREALLOCATE=false $(GPU_VENV)/bin/python -m scripts.gpu_kind) && \
+	XLA_PYTHON_CLIENT_PREALLOCATE=false $(GPU_VENV)/bin/python -m scripts.snippets docs --device gpu --json "reports/gpu-$$kind.json"
 
+# Every GPU kind's report against the CPU's.
 compare: $(STAMP)
-	$(PY) -m scripts.compare reports/cpu.json reports/gpu.json
+	@compgen -G "reports/gpu-*.json" >/dev/null || { echo "error: no reports/gpu-<kind>.json: run make test-gpu on a GPU machine first" >&2; exit 2; }
+	$(PY) -m scripts.compare reports/cpu.json reports/gpu-*.json
 
 bench: $(STAMP)
 	$(PY) -m scripts.bench
 	$(PY) -m scripts.bench_site
 
-# The engine's report that the site's "verified on" note reads.
+# The engine's report that the site's "verified on" note reads: always a full run, nothing reused.
 reports: $(STAMP)
 	$(PY) -m scripts.snippets docs --json reports/cpu.json
 

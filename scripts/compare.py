@@ -1,5 +1,6 @@
-"""python -m scripts.compare reports/cpu.json reports/gpu.json: the same blocks on two devices.
+"""python -m scripts.compare reports/cpu.json reports/gpu-<kind>.json ...: the same blocks on two devices.
 
+Each report after the first is compared with the first (make compare: every GPU kind with the CPU).
 Exit 1 on any difference in outcome or printed output (numbers to rtol 1e-3, since a GPU
 uses TF32 for float32 matmuls) that a `.cpu`/`.gpu` mark does not explain.
 """
@@ -54,23 +55,25 @@ def compare(left: dict, right: dict, rtol: float = RTOL) -> list[Difference]:
     return out
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m scripts.compare", description=__doc__.splitlines()[0])
-    parser.add_argument("left", help="a JSON report, e.g. reports/cpu.json")
-    parser.add_argument("right", help="another JSON report, e.g. reports/gpu.json")
-    parser.add_argument("--rtol", type=float, default=RTOL)
-    args = parser.parse_args(argv)
-    reports = []
-    for path in (args.left, args.right):
-        try:
-            with open(path, encoding="utf-8") as f:
-                reports.append(json.load(f))
-        except (OSError, json.JSONDecodeError) as exc:
-            print(f"error: {path}: {exc}", file=sys.stderr)
-            return 2
-    left, right = reports
-    differences = compare(left, right, args.rtol)
+def load(path: str) -> dict | None:
+    try:
+        with open(path, encoding="utf-8") as f:
+            report = json.load(f)
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        print(f"error: {path}: {exc}", file=sys.stderr)
+        return None
+    if not isinstance(report, dict) or not isinstance(report.get("blocks"), list):
+        print(f"error: {path}: not a JSON report of the snippet engine: no list of blocks", file=sys.stderr)
+        return None
+    return report
+
+
+def print_comparison(left_name: str, left: dict, right_name: str, right: dict, rtol: float) -> int:
+    """The table of one pair of reports; returns the count of unexplained differences."""
+    differences = compare(left, right, rtol)
     unexplained = [d for d in differences if not d.explained]
+    print(f"{left_name} ({left.get('device_kind') or left['device']}) against "
+          f"{right_name} ({right.get('device_kind') or right['device']}):")
     if differences:
         width = max(len(d.where) for d in differences)
         print(f"{'block':<{width}}  {left['device']:<8} {right['device']:<8} difference")
@@ -79,6 +82,20 @@ def main(argv: list[str] | None = None) -> int:
     both = len({(x["file"], x["line"]) for x in left["blocks"]} & {(x["file"], x["line"]) for x in right["blocks"]})
     print(f"{both} blocks in both reports: {len(unexplained)} unexplained differences, "
           f"{len(differences) - len(unexplained)} explained by .cpu/.gpu marks")
+    return len(unexplained)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m scripts.compare", description=__doc__.splitlines()[0])
+    parser.add_argument("left", help="a JSON report, e.g. reports/cpu.json")
+    parser.add_argument("right", nargs="+", help="reports to compare with it, e.g. reports/gpu-*.json")
+    parser.add_argument("--rtol", type=float, default=RTOL)
+    args = parser.parse_args(argv)
+    reports = {path: load(path) for path in [args.left, *args.right]}
+    if any(r is None for r in reports.values()):
+        return 2
+    unexplained = sum(print_comparison(args.left, reports[args.left], path, reports[path], args.rtol)
+                      for path in args.right)
     return 1 if unexplained else 0
 
 

@@ -23,6 +23,7 @@ from scripts.catalog import Catalog, load_catalog, ui_string  # noqa: E402
 from scripts.markdown import InputError, Page  # noqa: E402
 from scripts.site import (alternates, code_labels, home, nav_order, not_found, notices, search_index,  # noqa: E402
                           template_cache, term_index, tooltips, verified)
+from scripts.site.escape import template_meta  # noqa: E402
 from scripts.site.related import related_section  # noqa: E402
 
 log = logging.getLogger("mkdocs.hooks.jax_kb")
@@ -107,14 +108,15 @@ def on_files(files, config):
 
 
 def on_page_markdown(markdown, page, config, files):
+    if page.meta.get("summary"):
+        page.meta.setdefault("description", page.meta["summary"])
+    page.meta.update(template_meta(page.meta))  # Material prints meta fields and titles as HTML
     cat = catalog(config)
     lang = _language(config)
     source = _source(page, cat)
     if source is None:
         # Unreadable, reported in on_files: keep pymdownx.snippets from aborting the whole build on it.
         return markdown.replace("--8<--", ";--8<--")
-    if page.meta.get("summary"):
-        page.meta.setdefault("description", page.meta["summary"])
     page.meta["search"] = {**(page.meta.get("search") or {}), "boost": search_index.boost(source)}
     if source.lang != lang:
         # An English fallback belongs to the English search index, not to this language's.

@@ -18,6 +18,7 @@ from scripts.i18n.check import check_problems
 from scripts.i18n.history import Change
 from scripts.i18n.mark import with_translation_of
 from scripts.i18n.scope import load_scope
+from scripts.i18n.terminology import avoid_pattern, load_terminologies
 from scripts.markdown import InputError, load_site_config
 
 FIXTURES = Path(__file__).parent / "fixtures" / "i18n"
@@ -267,3 +268,81 @@ def test_mark_needs_front_matter():
         with_translation_of("# No front matter\n", "0123456789ab", "t.es.md")
     assert str(exc.value) == ("t.es.md:1: no front matter: a translation starts with the English page's front "
                               "matter, between two '---' lines")
+
+
+# check: the term list of each language (terminology/<lang>.yml)
+
+TERMS = FIXTURES / "terminology"
+
+
+def wording(lists: str) -> dict[str, list[tuple[int, str]]]:
+    """The check's problems on the terminology fixture pages with the term lists of folder `lists`."""
+    catalog, in_scope = load_scope(TERMS / "pages", CONFIG)
+    found: dict[str, list[tuple[int, str]]] = {}
+    for p in check_problems(catalog, in_scope, TERMS / lists):
+        found.setdefault(p.path.removeprefix("tests/fixtures/i18n/terminology/"), []).append(
+            (p.line, p.message.replace("tests/fixtures/i18n/terminology/", "")))
+    return found
+
+
+def test_avoided_renderings_are_reported_at_their_line_in_prose_only():
+    # Inline code, the code block's comment, a link's target and a bare URL also hold «котангенс»: none counts.
+    assert wording("lists") == {"pages/page.ru.md": [
+        (2, "«Отображение» is a rendering of \"map\" that lists/ru.yml:6 avoids: write векторизовать по оси"),
+        (3, "«отображает» is a rendering of \"map\" that lists/ru.yml:6 avoids: write векторизовать по оси"),
+        (11, "«отображается» is a rendering of \"map\" that lists/ru.yml:6 avoids: write векторизовать по оси"),
+        (12, "«Управление потоком» is a rendering of \"control flow\" that lists/ru.yml:12 avoids: write поток "
+             "управления"),
+    ]}
+
+
+@pytest.mark.parametrize(("entry", "text", "found"), [
+    ("управлени* поток*", "с управлением потоком", ["управлением потоком"]),
+    ("управлени* поток*", "Управления\n   потоком", ["Управления\n   потоком"]),
+    ("управлени* поток*", "управления\n\nпотоком", []),          # a paragraph break ends the phrase
+    ("mapead*", "mapeado, mapeadas y remapeado", ["mapeado", "mapeadas"]),
+    ("*vectorizat*", "nevectorizată", ["nevectorizată"]),
+    ("control de flujo", "el flujo de control", []),
+    ("hodnos*", "Hodnosť a náhodnosť", ["Hodnosť"]),
+])
+def test_avoid_entries_match_whole_words_and_inflections(entry, text, found):
+    assert [m.group(0) for m in avoid_pattern(entry).finditer(text)] == found
+
+
+def test_a_broken_term_list_is_named_at_its_line_and_the_others_still_count():
+    found = wording("broken")
+    assert {path: lines for path, lines in found.items() if path.startswith("broken/")} == {
+        "broken/es.yml": [(3, "not valid YAML: expected ',' or ']', but got ':'")],
+        "broken/ro.yml": [(6, "avoid must be a list, such as [word, other words]")],
+        "broken/ru.yml": [(6, "avoid entry 'управлени*(поток)': 'управлени*(поток)' is not a word (letters, inner "
+                              "hyphens, a * at either end for any letters)")],
+        "broken/sk.yml": [(1, "language is 'es' but the file is named for 'sk'")],
+    }
+    assert "pages/page.ru.md" not in found  # its list is broken: reported, not half-applied
+
+
+def test_an_unknown_key_in_a_term_is_named(tmp_path):
+    (tmp_path / "ru.yml").write_text("language: ru\nkeep_english: []\nterms:\n  - en: cotangent\n"
+                                     "    usage: кокасательный вектор\n", encoding="utf-8")
+    lists, errors = load_terminologies(tmp_path, CONFIG)
+    assert lists == {}
+    assert [(e.line, e.message) for e in errors] == [
+        (5, "unknown key 'usage' in a term: use avoid, en, note, use")]
+
+
+def test_check_cli_takes_the_term_lists_and_exits_1_on_a_rendering(capsys):
+    assert main(["check", str(TERMS / "pages"), "--terminology", str(TERMS / "lists")]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert err[0] == ("error: tests/fixtures/i18n/terminology/pages/page.ru.md:2: «Отображение» is a rendering of "
+                      "\"map\" that tests/fixtures/i18n/terminology/lists/ru.yml:6 avoids: write векторизовать по оси")
+    assert main(["check", str(TERMS / "pages" / "page.es.md"), "--terminology", str(TERMS / "lists")]) == 0
+    assert main(["check", str(TERMS / "pages"), "--terminology", str(TERMS / "nowhere")]) == 2
+
+
+def test_the_projects_term_lists_are_readable_and_cover_every_translated_language():
+    lists, errors = load_terminologies(CONFIG.root / "terminology", CONFIG)
+    assert errors == []
+    assert sorted(lists) == sorted(CONFIG.languages[1:])
+    for terminology in lists.values():
+        concepts = [term.en for term in terminology.terms]
+        assert len(concepts) == len(set(concepts)), f"{terminology.path} lists a concept twice"

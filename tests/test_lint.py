@@ -113,3 +113,76 @@ def test_exit_status(capsys):
     assert "error: tests/fixtures/lint/unreadable/unclosed.md:9: code fence ``` opened here is never closed" in err
     assert "error: tests/fixtures/lint/raw-tags.md:9: raw <script> tag" in err
     assert main([str(FIXTURES / "nowhere")]) == 2
+
+
+def test_tags_off_the_allowlist(linted):
+    assert linted[0]["allowlist-tags.md"] == [
+        (9, "raw <base> tag: it changes where every link of the page leads"),
+        (11, "raw <meta> tag: it can reload the page elsewhere (http-equiv=refresh)"),
+        (13, "raw <style> tag: it restyles the whole site and can load from other sites: use a class"),
+        (15, "raw <link> tag: it loads styles or documents from other sites"),
+        (17, "raw <form> tag: it sends what the reader types to another address"),
+        (17, "raw <button> tag: it is not one of the tags a page may use (scripts/lint/allowlist.py)"),
+        (19, "raw <svg> tag: SVG carries links and scripts of its own: put it in a file and show it with an image"),
+        (19, "attribute xlink:href= is not allowed on <a>"),
+        (19, "raw <text> tag: it is not one of the tags a page may use (scripts/lint/allowlist.py)"),
+        (21, "tag split by a comment or a '<' ('<scr<!-- split -->'): write the tag whole"),
+    ]
+
+
+def test_attributes_off_the_allowlist_at_their_own_line(linted):
+    assert linted[0]["allowlist-attributes.md"] == [
+        (9, "raw <button> tag: it is not one of the tags a page may use (scripts/lint/allowlist.py)"),
+        (11, "attribute formaction= is not allowed on <a>"),
+        (13, "style= can load from other sites and restyle the page: use a class"),
+        (15, "tag split by a comment or a '<' ('<img src=\"plot.png\" alt=\"a plo'): write the tag whole"),
+        (18, "event attribute ONLOAD= runs JavaScript: remove it"),
+    ]
+
+
+def test_url_schemes_are_read_after_character_references_are_decoded(linted):
+    js = "links may not run code"
+    other = "links may use only https:, mailto: or a path in the site"
+    assert linted[0]["encoded-urls.md"] == [
+        (9, f"javascript: URL 'javascript:alert(1)': {js}"),
+        (11, f"javascript: URL 'javascript:alert(2)': {js}"),
+        (13, f"javascript: URL 'javascript:alert(3)': {js}"),
+        (15, f"javascript: URL 'javascript:alert(4)': {js}"),
+        (17, f"vbscript: URL 'vbscript:msgbox(5)': {other}"),
+        (19, f"javascript: URL 'jav&#x61;script:alert(6': {js}"),
+        (21, f"javascript: URL 'javascript&colon;alert(7': {js}"),
+        (23, f"vbscript: URL 'vbscript:msgbox(8': {other}"),
+        (25, f"javascript: URL 'javascript://%0aalert(9)': {js}"),
+    ]  # line 27, "&amp;#106;avascript:", is decoded once, as a browser does: a path
+
+
+def test_attribute_lists_are_held_to_the_allowlist(linted):
+    assert linted[0]["attribute-lists.md"] == [
+        (10, "event attribute onclick= runs JavaScript: remove it"),
+        (12, "javascript: URL 'javascript:alert(2)': links may not run code"),
+        (14, "style= can load from other sites and restyle the page: use a class"),
+    ]
+
+
+def test_abbreviation_definitions_are_plain_text(linted):
+    plain = "its definition is a tooltip and must be plain text, without tags or character references"
+    assert linted[0]["abbreviations.md"] == [(11, f"abbreviation 'JIT': {plain}"),
+                                             (12, f"abbreviation 'XLA': {plain}")]
+
+
+def test_comments_that_browsers_end_early_and_declarations(linted):
+    early = "comment that browsers end early (<!-->, <!--->, --!>): write <!-- text -->"
+    assert linted[0]["comments.md"] == [(9, early), (11, early), (13, early),
+                                        (15, "raw <!DOCTYPE> declaration: pages may not have one")]
+
+
+def test_front_matter_markup_at_the_field_line(linted):
+    text = "the site shows it as text, so write plain text"
+    assert linted[0]["front-matter.md"] == [
+        (2, f"front matter 'title' has markup ('</title><scr'): {text}"),
+        (3, f"front matter 'summary' has markup ('th a [link](javascript'): {text}"),
+        (5, f"front matter 'tags' has markup ('<img src=x o'): {text}"),
+        (6, f"front matter 'aliases' has markup ('&lt;b&gt;'): {text}"),
+        (10, "front matter key 'template': it picks the theme template the page is rendered with; pages use the "
+             "site's own"),
+    ]

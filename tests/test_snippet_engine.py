@@ -76,11 +76,11 @@ def test_failing_block_in_the_middle_skips_the_rest_and_names_its_line(rows):
     assert failed.status == "failed"
     assert failed.error["type"] == "ValueError" and failed.error["line"] == 9
     assert "failing_middle.md:9, in <module>" in failed.error["message"]
-    assert "worker.py" not in failed.error["message"]
+    assert "page_process.py" not in failed.error["message"] and "zygote.py" not in failed.error["message"]
     for line in (12, 16):
         later = rows[("failing_middle.md", line)]
         assert later.status == "skipped"
-        assert later.reason == "the block at tests/fixtures/snippets/rows/failing_middle.md:7 failed"
+        assert later.reason == "skipped: an earlier block failed (tests/fixtures/snippets/rows/failing_middle.md:7)"
     assert rows[("failing_middle.md", 3)].status == "passed"
 
 
@@ -130,7 +130,7 @@ def test_flood_keeps_only_the_start_of_its_output(crashes):
 
 
 def test_configuration_and_directory_do_not_leak_between_pages():
-    results = run_engine("leak", jobs=1)  # one worker, so the pages share a process
+    results = run_engine("leak", jobs=1)  # one at a time: each page still gets a process of its own
     assert [r.status for r in results.values()] == ["passed"] * 3, [r.error for r in results.values()]
 
 
@@ -159,11 +159,13 @@ def test_pages_with_different_code_run_separately(dedupe):
 def test_report_follows_the_design_schema(dedupe):
     report = build_report(list(dedupe.values()), "cpu", {"jax": "x", "jaxlib": "y", "python": "z",
                                                         "device_kind": "cpu"})
-    assert list(report) == ["jax", "jaxlib", "python", "device", "device_kind", "created", "summary", "blocks"]
-    assert report["summary"] == {"passed": 4, "failed": 4, "skipped": 0, "not_run": 0, "executed": 4}
+    # DESIGN.md's keys in its order, with the additions of later issues (engine, protections, group).
+    assert list(report) == ["jax", "jaxlib", "python", "device", "device_kind", "engine", "created", "protections",
+                            "summary", "blocks"]
+    assert report["summary"] == {"passed": 4, "failed": 4, "skipped": 0, "not_run": 0, "executed": 4, "reused": 0}
     block = report["blocks"][0]
     assert list(block) == ["file", "line", "lang", "page", "index", "digest", "status", "reason",
-                           "executed", "duration_s", "error", "stdout"]
+                           "executed", "duration_s", "error", "stdout", "group"]
     assert block["file"] == "tests/fixtures/snippets/dedupe/page.es.md" and block["lang"] == "es"
     failed = next(b for b in report["blocks"] if b["status"] == "failed")
     assert set(failed["error"]) == {"type", "message", "line"}
@@ -217,3 +219,15 @@ def test_update_outputs_changes_only_output_bodies(tmp_path):
     assert after == expected
     assert b"\t" in after and b"\r\n" in after and "Überschrift".encode() in after
     assert cli(str(page)).returncode == 0
+
+
+def test_update_outputs_fences_printed_fence_markers_and_breaks_printed_carriage_returns(tmp_path):
+    page = tmp_path / "markers.md"
+    page.write_bytes(b"# Markers\n\n```python\nprint('```python')\nprint('import os')\nprint('````')\n"
+                     b"print('10%\\r20%')\n```\n\n```{.text .output}\nstale\n```\n\nAfter.\n")
+    assert cli(str(page), "--update-outputs").returncode == 0
+    after = page.read_bytes()
+    assert after.endswith(b"`````{.text .output}\n```python\nimport os\n````\n10%\n20%\n`````\n\nAfter.\n")
+    assert b"\r" not in after
+    done = cli(str(page))
+    assert done.returncode == 0 and "1 passed" in done.stdout, done.stdout + done.stderr

@@ -1,4 +1,4 @@
-"""python -m scripts.i18n status [DIR] [--json] | mark FILE... | check [DIR]"""
+"""python -m scripts.i18n status [DIR] [--json] | mark FILE... | check [DIR] [--terminology DIR]"""
 from __future__ import annotations
 
 import argparse
@@ -24,6 +24,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     marking.add_argument("files", nargs="+", type=Path, metavar="FILE", help="translations, such as vmap.es.md")
     check = commands.add_parser("check", help="exit 1 unless every translation is in parity with English")
     check.add_argument("dir", nargs="?", type=Path, help="folder or page (default: docs/)")
+    check.add_argument("--terminology", type=Path, metavar="DIR",
+                       help="folder of the term lists <lang>.yml (default: terminology/)")
     return parser.parse_args(argv)
 
 
@@ -64,16 +66,16 @@ def run_mark(files: list[Path]) -> int:
     return 1 if failed else 0
 
 
-def run_check(target: Path | None) -> int:
-    if _missing(target):
+def run_check(target: Path | None, terminology: Path | None) -> int:
+    if _missing(target) or _missing(terminology):
         return 2
     catalog, in_scope = load_scope(target, load_site_config())
-    problems = check_problems(catalog, in_scope)
+    problems = check_problems(catalog, in_scope, terminology)
     for problem in problems:
         print(f"error: {problem}", file=sys.stderr)
     files = len({p.path for p in problems})
     print(f"translations: {len(problems)} problems in {files} files" if problems
-          else "translations: every translation is in parity with its English page")
+          else "translations: every translation is in parity with its English page and keeps to its term list")
     return 1 if problems else 0
 
 
@@ -83,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
         return run_status(args.dir, args.json)
     if args.command == "mark":
         return run_mark(args.files)
-    return run_check(args.dir)
+    return run_check(args.dir, args.terminology)
 
 
 if __name__ == "__main__":

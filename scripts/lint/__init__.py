@@ -5,7 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..markdown import InputError, Page, SiteConfig, markdown_files, read_page
+from .abbreviations import abbreviation_problems
+from .attr_lists import attr_list_problems
 from .fences import fence_problems
+from .front_matter import front_matter_problems
 from .images import image_problems
 from .prose import prose
 from .raw_html import raw_html_problems
@@ -14,8 +17,9 @@ from .urls import url_problems
 
 def lint_page(page: Page) -> list[InputError]:
     text = prose(page)
-    problems = (raw_html_problems(page, text) + url_problems(page, text) + image_problems(page, text)
-                + fence_problems(page))
+    problems = (raw_html_problems(page, text) + attr_list_problems(page, text) + abbreviation_problems(page, text)
+                + url_problems(page, text) + image_problems(page, text) + fence_problems(page)
+                + front_matter_problems(page))
     return sorted(problems, key=lambda p: p.line or 0)
 
 

@@ -1,23 +1,67 @@
-"""Raw HTML that runs code or embeds other documents: the site shows text, images and links only."""
+"""Raw HTML in a page's prose, read by html.parser and held to scripts/lint/allowlist.py: tags,
+attributes and link addresses (after character references are decoded), each problem at the
+line where it is written."""
 from __future__ import annotations
 
+import html.parser
 import re
 
+from markdown.inlinepatterns import AUTOLINK_RE, AUTOMAIL_RE
+
 from ..markdown import InputError, Page
+from .allowlist import attribute_problem, tag_problem
 from .prose import Prose
 
-FORBIDDEN_TAG = re.compile(r"<\s*(script|iframe|object|embed)\b", re.I)
-TAG = re.compile(r"<[A-Za-z][\w:-]*(?:\s[^<>]*)?>")
-ATTR_LIST = re.compile(r"\{[^{}\n]*\}")  # Markdown attribute lists also set HTML attributes: { onclick=... }
-EVENT_ATTRIBUTE = re.compile(r"(?:^|(?<=[\s\"'/{]))(on[a-z]+)\s*=", re.I)
+# Markdown autolinks look like tags to an HTML parser; scripts/lint/urls.py checks them.
+AUTOLINK = re.compile(f"{AUTOLINK_RE}|{AUTOMAIL_RE}")
+# How html.parser itself finds the attributes of a start tag: used to find the line of each.
+ATTRIBUTE = html.parser.attrfind_tolerant
+TAG_NAME = re.compile(r"</?[^\s/>]+")
+
+
+class _Reader(html.parser.HTMLParser):
+    """Collects (line in the prose text, problem) for every tag, comment and declaration."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.problems: list[tuple[int, str]] = []
+
+    def handle_starttag(self, tag, attrs):
+        line = self.getpos()[0]
+        raw = self.get_starttag_text()
+        if "<" in tag or any("<" in name for name, _ in attrs):
+            # <img src=x <!-- --> onerror=...>, <scr<!-- -->ipt>: each reader ends such a tag elsewhere.
+            self.problems.append((line, f"tag split by a comment or a '<' ({raw[:30]!r}): write the tag whole"))
+            return
+        if problem := tag_problem(tag):
+            self.problems.append((line, problem))
+            return
+        spans = ATTRIBUTE.finditer(raw, TAG_NAME.match(raw).end())
+        for (name, value), span in zip(attrs, spans):
+            if problem := attribute_problem(tag, name, value, span[1]):
+                self.problems.append((line + raw.count("\n", 0, span.start(1)), problem))
+
+    handle_startendtag = handle_starttag
+
+    def handle_comment(self, data):
+        # Browsers end "<!-->" and "<!--->" at once, and a comment at "--!>"; html.parser reads on to
+        # "-->", so whatever lies between would be live on the page and unchecked here.
+        if data.startswith((">", "->")) or "--!>" in data:
+            self.problems.append((self.getpos()[0], "comment that browsers end early (<!-->, <!--->, --!>): "
+                                                    "write <!-- text -->"))
+
+    def handle_decl(self, decl):
+        self.problems.append((self.getpos()[0], f"raw <!{decl.split()[0]}> declaration: pages may not have one"))
+
+    def unknown_decl(self, data):
+        self.problems.append((self.getpos()[0], "raw <![...]> section: pages may not have one"))
+
+    def handle_pi(self, data):
+        self.problems.append((self.getpos()[0], "raw <?...> instruction: pages may not have one"))
 
 
 def raw_html_problems(page: Page, text: Prose) -> list[InputError]:
-    problems = [InputError(page.path, text.line_at(m.start()), f"raw <{m[1].lower()}> tag: pages may not run "
-                           "or embed other documents; link to the content instead")
-                for m in FORBIDDEN_TAG.finditer(text.text)]
-    for element in [*TAG.finditer(text.text), *ATTR_LIST.finditer(text.text)]:
-        for m in EVENT_ATTRIBUTE.finditer(element[0]):
-            problems.append(InputError(page.path, text.line_at(element.start() + m.start(1)),
-                                       f"event attribute {m[1]}= runs JavaScript: remove it"))
-    return problems
+    reader = _Reader()
+    reader.feed(AUTOLINK.sub(lambda m: " " * len(m[0]), text.text))
+    reader.close()
+    return [InputError(page.path, text.lines[line - 1], problem) for line, problem in reader.problems]

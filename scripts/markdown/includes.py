@@ -28,10 +28,52 @@ class SourceLine:
         return f"{self.include[0]}:{self.include[1]} (included at {page_path}:{self.page_line})"
 
 
+class IncludeProblem(Exception):
+    """An include that exists but cannot be used; the page line is added by the caller."""
+
+
+def _within(real: str, bases: list[str]) -> bool:
+    for base in map(os.path.realpath, bases):
+        if real == base or (os.path.isdir(base) and real.startswith(base.rstrip(os.sep) + os.sep)):
+            return True
+    return False
+
+
 def _preprocessor(config: SiteConfig):
+    """pymdownx.snippets' preprocessor, made strict where it is lenient: it checks the base path
+    before resolving symlinks, skips include loops without a word, and lets a folder or a
+    non-UTF-8 file end the run with a traceback."""
     md = markdown.Markdown(extensions=["pymdownx.snippets"],
                            extension_configs={"pymdownx.snippets": config.snippets})
-    return md.preprocessors["snippet"]
+    pp = md.preprocessors["snippet"]
+    find, read = pp.get_snippet_path, pp.read_lines
+
+    def get_snippet_path(path):
+        found = find(path)
+        if found is None:
+            return None
+        bases = ", ".join(os.path.relpath(b, config.root) + "/" for b in pp.base_path)
+        if os.path.isdir(found):
+            raise IncludeProblem(f"include {path!r} is a folder, not a file")
+        if not _within(os.path.realpath(found), pp.base_path):
+            raise IncludeProblem(f"include {path!r} resolves to {os.path.realpath(found)}, outside {bases}: "
+                                 "only files inside it are published")
+        if found in pp.seen:
+            raise IncludeProblem(f"include loop: {path!r} is already being included")
+        return found
+
+    def read_lines(path):
+        try:
+            return read(path)
+        except UnicodeDecodeError as exc:
+            raise IncludeProblem(f"include {os.path.relpath(path, config.root)} is not "
+                                 f"{pp.encoding} text ({exc.reason} at byte {exc.start})") from None
+        except OSError as exc:
+            raise IncludeProblem(f"include {os.path.relpath(path, config.root)} cannot be read: "
+                                 f"{exc.strerror}") from None
+
+    pp.get_snippet_path, pp.read_lines = get_snippet_path, read_lines
+    return pp
 
 
 class Includes:
@@ -39,7 +81,7 @@ class Includes:
 
     def __init__(self, config: SiteConfig):
         self.config = config
-        self.pp = _preprocessor(config)
+        self.pp = _preprocessor(config) if config.snippets is not None else None
 
     def _source_file(self, marker: str) -> str | None:
         match = self.pp.RE_ALL_SNIPPETS.match(marker)
@@ -69,6 +111,8 @@ class Includes:
         return out
 
     def expand(self, lines: list[str], first_line: int, path: str) -> list[SourceLine]:
+        if self.pp is None:  # the site has no pymdownx.snippets: a --8<-- line is text
+            return [SourceLine(line, first_line + i) for i, line in enumerate(lines)]
         out: list[SourceLine] = []
         i = 0
         while i < len(lines):
@@ -91,6 +135,8 @@ class Includes:
             except SnippetMissingError as exc:
                 bases = ", ".join(os.path.relpath(b, self.config.root) + "/" for b in self.pp.base_path)
                 raise InputError(path, number, f"missing include: {exc} (looked in {bases})") from None
+            except IncludeProblem as exc:
+                raise InputError(path, number, str(exc)) from None
             if len(chunk) == 1 and match and match.group("inline_marker") and not match.group("escape"):
                 out.extend(self._origins(line, expanded, number))
             else:

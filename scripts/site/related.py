@@ -2,8 +2,11 @@
 from __future__ import annotations
 
 import posixpath
+from urllib.parse import quote
 
 from scripts.catalog import Catalog, ui_string
+
+from .escape import markdown_text
 
 
 def related_section(meta: dict, src_uri: str, lang: str, cat: Catalog) -> str:
@@ -15,8 +18,8 @@ def related_section(meta: dict, src_uri: str, lang: str, cat: Catalog) -> str:
         target = cat.page(page_id, lang) if page_id else None
         if target is None:
             continue
-        link = posixpath.relpath(page_id + ".md", here or ".")
-        items.append(f"- [{target.meta.get('title', slug)}]({link})")
+        link = quote(posixpath.relpath(page_id + ".md", here or "."))  # a file name cannot close the link
+        items.append(f"- [{markdown_text(target.meta.get('title', slug))}]({link})")
     if not items:
         return ""
-    return f"\n\n## {ui_string(lang, 'related')} {{ #related }}\n\n" + "\n".join(items) + "\n"
+    return f"\n\n## {markdown_text(ui_string(lang, 'related'))} {{ #related }}\n\n" + "\n".join(items) + "\n"

@@ -8,16 +8,15 @@ from __future__ import annotations
 import posixpath
 import re
 from itertools import groupby
+from urllib.parse import quote
 
 from scripts.catalog import Catalog, ui_string
 
 from .collation import foreign_script, initial, sort_key
+from .escape import markdown_text
 
 # index page -> (kind of the pages it lists, grouped by initial letter)
 INDEXES = {"glossary/index": ("term", True), "guides/index": ("guide", False)}
-# What could start Markdown in a title or summary; an underscore inside a word cannot, and
-# escaping it would hide custom_jvp from the abbr extension.
-MARKDOWN_SPECIAL = re.compile(r"([\\`*\[\]<>]|(?<!\w)_|_(?!\w))")
 
 
 def _entries(kind: str, lang: str, cat: Catalog, here: str) -> list[tuple[str, str, str]]:
@@ -28,20 +27,25 @@ def _entries(kind: str, lang: str, cat: Catalog, here: str) -> list[tuple[str, s
         if page is None or page.meta.get("kind") != kind:
             continue
         title, summary = str(page.meta.get("title", page.slug)), str(page.meta.get("summary", ""))
-        found.append((title, summary, posixpath.relpath(page_id + ".md", here)))
+        found.append((title, summary, quote(posixpath.relpath(page_id + ".md", here))))
     return sorted(found, key=lambda entry: sort_key(entry[0], lang))
 
 
-CODE_SPAN = re.compile(r"(`+)(?!`).+?(?<!`)\1(?!`)")
+CODE_SPAN = re.compile(r"(`+)(?!`)[^\n]+?(?<!`)\1(?!`)")
 
 
-def _escape(text: str) -> str:
-    """Markdown-special characters escaped, except inside `code`, which stays code as in the summary."""
+def _summary_text(text: str) -> str:
+    """The summary as written, its `code` still code: Markdown shows a code span's text literally."""
+    def plain(part: str) -> str:  # markdown_text trims: the spaces around a code span stay
+        if not part.strip():
+            return " " if part else ""
+        return (" " if part[0].isspace() else "") + markdown_text(part) + (" " if part[-1].isspace() else "")
+
     parts, last = [], 0
     for code in CODE_SPAN.finditer(text):
-        parts += [MARKDOWN_SPECIAL.sub(r"\\\1", text[last:code.start()]), code[0]]
+        parts += [plain(text[last:code.start()]), code[0]]
         last = code.end()
-    return "".join(parts) + MARKDOWN_SPECIAL.sub(r"\\\1", text[last:])
+    return ("".join(parts) + plain(text[last:])).strip()
 
 
 FOREIGN = "foreign"
@@ -53,7 +57,7 @@ def _group(title: str, lang: str) -> str:
 
 
 def _item(title: str, summary: str, link: str) -> str:
-    return f"- [{_escape(title)}]({link}): {_escape(summary)}"
+    return f"- [{markdown_text(title)}]({link}): {_summary_text(summary)}"
 
 
 def index_section(page_id: str, lang: str, cat: Catalog) -> str:

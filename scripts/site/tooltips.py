@@ -10,6 +10,8 @@ import re
 
 from scripts.catalog import Catalog
 
+from .escape import markdown_attribute
+
 
 def abbreviations(cat: Catalog, lang: str) -> dict[str, str]:
     """Spelling -> summary; a term not translated into lang has none, its summary being in another language."""
@@ -22,7 +24,7 @@ def abbreviations(cat: Catalog, lang: str) -> dict[str, str]:
         aliases = page.meta.get("aliases") or []
         for name in [page.meta.get("title"), *(aliases if isinstance(aliases, list) else [])]:
             if isinstance(name, str) and name.strip():
-                found.setdefault(name.strip(), summary.strip())
+                found.setdefault(name.strip(), markdown_attribute(summary.strip()))
     return found
 
 

@@ -1,14 +1,20 @@
-"""python -m scripts.snippets [PATH ...] [--json FILE] [--device cpu|gpu] [--update-outputs] [-j N]"""
+"""python -m scripts.snippets [PATH ...] [--json FILE] [--device cpu|gpu] [--update-outputs] [-j N]
+                             [--shard I/N [--shard-durations REPORT]] [--reuse REPORT]
+python -m scripts.snippets merge A.json B.json ... --json OUT"""
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 
 from ..markdown import InputError, load_site_config
+from . import identity, merge
 from .engine import Engine, load
 from .pool import EngineError
+from .protections import default_jobs, parse_size
 from .report import build_report, describe_failure, summary, write_report
+from .reuse import read_report
+from .selection import select
+from .shards import parse_spec
 from .update_outputs import update_outputs
 
 
@@ -22,23 +28,71 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--update-outputs", action="store_true",
                         help="rewrite the .output blocks from this run (outputs are then not compared), "
                              "changing nothing else in the files")
-    parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, help="worker processes")
+    parser.add_argument("-j", "--jobs", type=int, default=default_jobs(),
+                        help="pages run at once (default and most: the CPU count)")
+    parser.add_argument("--oversubscribe", action="store_true", help="allow -j above the CPU count")
     parser.add_argument("--output-limit", type=int, default=1_000_000,
                         help="characters a block may print before it fails")
-    return parser.parse_args(argv)
+    parser.add_argument("--shard", metavar="I/N", type=_shard_spec,
+                        help="run only the I-th of N parts of the page groups (identical pages stay together)")
+    parser.add_argument("--shard-durations", metavar="REPORT",
+                        help="balance the shards by the durations in this earlier report (give every shard the same)")
+    parser.add_argument("--reuse", metavar="REPORT",
+                        help="reuse the passed results of the page groups unchanged since this earlier report")
+    parser.add_argument("--memory-limit", type=_size, metavar="SIZE",
+                        help="memory each page may use, such as 4GiB (default: 80%% of the machine's memory "
+                             "shared among the jobs); not applied on GPU runs")
+    args = parser.parse_args(argv)
+    if args.jobs < 1:
+        parser.error("-j must be at least 1")
+    if args.jobs > default_jobs() and not args.oversubscribe:
+        print(f"note: -j {args.jobs} capped at the {default_jobs()} CPUs this process may use "
+              "(--oversubscribe to allow more)", file=sys.stderr)
+        args.jobs = default_jobs()
+    return args
+
+
+def _size(text: str) -> int:
+    try:
+        return parse_size(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _shard_spec(text: str):
+    try:
+        return parse_spec(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parse_args(sys.argv[1:] if argv is None else argv)
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["merge"]:
+        return merge.main(argv[1:])
+    args = parse_args(argv)
     config = load_site_config()
     loaded, input_errors = load(args.paths or [config.docs_dir], config)
+    try:
+        earlier = {name: read_report(path) for name, path in (("durations", args.shard_durations),
+                                                              ("reuse", args.reuse)) if path}
+    except InputError as exc:
+        input_errors.append(exc)
+        earlier = {}
     for error in input_errors:
         print(f"error: {error}", file=sys.stderr)
+    if args.shard_durations and "durations" not in earlier:
+        return 2  # cut without the durations its sibling shards use, this shard would overlap them
+    selection = select(loaded, config.default_language, args.device, args.shard, earlier.get("durations"),
+                       earlier.get("reuse"), args.reuse or "")
+    for note in selection.notes:
+        print(note)
     engine = Engine(device=args.device, jobs=args.jobs, output_limit=args.output_limit,
-                    check_outputs=not args.update_outputs)
-    results = []
+                    check_outputs=not args.update_outputs, memory_limit=args.memory_limit)
+    results = list(selection.reused_results)
+    interrupted = False
     try:
-        for page in engine.run(loaded, config.default_language):
+        for page in engine.run(selection.to_run, config.default_language):
             results.extend(page)
             counts = summary(page)
             print(f"{page[0].page.path}: " + ", ".join(f"{n} {s}" for s, n in counts.items() if n and s != "executed"))
@@ -48,12 +102,23 @@ def main(argv: list[str] | None = None) -> int:
     except EngineError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        interrupted = True
+    if interrupted:
+        pages = len({r.page.path for r in results})
+        where = f"; the report of the {pages} finished pages is in {args.json}" if args.json else ""
+        print(f"interrupted: stopped after {pages} pages{where}", file=sys.stderr)
     if args.json:
         try:
-            write_report(args.json, build_report(results, args.device, engine.info))
+            # A run that executed nothing (all reused, or an empty shard) learns its setup without JAX.
+            info = engine.info or identity.current(args.device)
+            write_report(args.json, build_report(results, args.device, info, selection.groups, selection.reused,
+                                                 selection.report_fields))
         except InputError as exc:
             input_errors.append(exc)
             print(f"error: {exc}", file=sys.stderr)
+    if interrupted:
+        return 130
     if args.update_outputs:
         changed, unwritten = update_outputs(results)
         for path in changed:
@@ -62,12 +127,18 @@ def main(argv: list[str] | None = None) -> int:
             input_errors.append(exc)
             print(f"error: {exc}", file=sys.stderr)
     totals = summary(results)
+    reused = f", {len(selection.reused_results)} from {args.reuse}" if args.reuse else ""
     print(f"{totals['passed']} passed, {totals['failed']} failed, {totals['skipped']} skipped, "
-          f"{totals['not_run']} not run ({totals['executed']} blocks executed, the rest reused from identical pages)")
+          f"{totals['not_run']} not run ({totals['executed']} blocks executed, the rest reused from identical pages"
+          f"{reused})")
     if input_errors:
         return 2
     return 1 if totals["failed"] else 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:  # before or after the run; during it, main() writes the partial report
+        print("interrupted", file=sys.stderr)
+        sys.exit(130)

@@ -1,15 +1,17 @@
 """From pages to results: read, group identical pages, run each group once, report every page."""
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
 
 from ..markdown import InputError, Page, SiteConfig, load_site_config, markdown_files, read_page
 from .options import Block, page_blocks
+from .page_process import BLOCK_FILE
 from .pool import Job, Pool
+from .protections import default_jobs, default_memory_limit, format_size
 from .tracebacks import error_line, render
+from .verdict import decide
 
 
 @dataclass
@@ -68,36 +70,88 @@ def group_pages(loaded: list[LoadedPage], default_language: str) -> list[Group]:
     return list(groups.values())
 
 
-def _worker_blocks(blocks: list[Block], device: str, check_outputs: bool) -> list[dict]:
-    return [{"index": b.index, "code": b.code, "run": b.run, "raises": b.raises, "timeout": b.timeout,
-             "skip": b.device is not None and b.device != device,
-             "expected": b.expected if check_outputs else None, "rtol": b.rtol}
-            for b in blocks]
+@dataclass
+class Plan:
+    """What the engine does with each block of a page before any of it runs."""
+
+    skipped: set[int] = field(default_factory=set)  # for another device
+    syntax_errors: dict[int, dict] = field(default_factory=dict)  # index -> error
+    to_run: list[Block] = field(default_factory=list)  # in order, up to the first syntax error
 
 
-def page_results(item: LoadedPage, job: Job, device: str, executed: bool) -> list[BlockResult]:
-    """The job's results told in this page's own lines."""
+def _syntax_error(block: Block) -> dict | None:
+    try:  # no future flags of ours: a block compiles as it would on its own
+        compile(block.code, BLOCK_FILE.format(block.index), "exec", flags=0, dont_inherit=True)
+    except SyntaxError as exc:
+        return {"type": "SyntaxError", "message": exc.msg, "frames": [
+            {"block": block.index, "line": exc.lineno or 1, "name": "<module>"}]}
+    except ValueError as exc:  # null bytes in the source
+        return {"type": "SyntaxError", "message": str(exc), "frames": []}
+    return None
+
+
+def plan_page(blocks: list[Block], device: str) -> Plan:
+    plan = Plan()
+    for block in blocks:
+        if block.device is not None and block.device != device:
+            plan.skipped.add(block.index)
+        elif (error := _syntax_error(block)) is not None:
+            plan.syntax_errors[block.index] = error
+        elif block.run and not plan.syntax_errors:
+            plan.to_run.append(block)
+    return plan
+
+
+def make_job(key: str, blocks: list[Block], plan: Plan) -> Job:
+    return Job(key, [{"index": b.index, "code": b.code, "raises": bool(b.raises), "timeout": b.timeout}
+                     for b in plan.to_run], len(blocks))
+
+
+def _failure_index(job: Job, plan: Plan) -> int | None:
+    """The block a failure of the page's process is told at: its own, else the first without a result."""
+    if job.failure is None or not plan.to_run:
+        return None
+    if job.failure["index"] is not None:
+        return job.failure["index"]
+    unfinished = [b.index for b in plan.to_run if b.index not in job.facts]
+    return unfinished[0] if unfinished else plan.to_run[-1].index
+
+
+def page_results(item: LoadedPage, job: Job, plan: Plan, device: str, executed: bool,
+                 check_outputs: bool = True, memory_note: str = "") -> list[BlockResult]:
+    """The job's facts judged, and told in this page's own lines."""
     out: list[BlockResult] = []
     failed: Block | None = None
+    failure_at = _failure_index(job, plan)
     for block in item.blocks:
-        raw = job.results.get(block.index)
-        if raw is None:
-            out.append(BlockResult(item.page, block, "skipped", executed=executed,
-                                   reason=f"the block at {item.page.path}:{failed.line} failed" if failed else
-                                   "not run: the page stopped before this block"))
-            continue
-        result = BlockResult(item.page, block, raw["status"], executed=executed,
-                             duration_s=raw.get("duration_s", 0.0), stdout=raw.get("stdout", ""))
-        if result.status == "skipped":
-            result.reason = f"runs on {block.device} only; this run is on {device}"
-        elif result.status == "not_run":
-            result.reason = ".no-run: shown, not executed; it compiles"
-        elif result.status == "failed":
-            error = raw["error"]
+        result = BlockResult(item.page, block, "passed", executed=executed)
+        error = None
+        if block.index in plan.skipped:
+            result.status, result.reason = "skipped", f"runs on {block.device} only; this run is on {device}"
+        elif block.index in plan.syntax_errors:
+            error = plan.syntax_errors[block.index]
+        elif not block.run:
+            result.status, result.reason = "not_run", ".no-run: shown, not executed; it compiles"
+        elif failed is not None:
+            result.status = "skipped"
+            result.reason = f"skipped: an earlier block failed ({item.page.path}:{failed.line})"
+        elif block.index == failure_at:
+            error = {**job.failure, "frames": []}
+            if (fact := job.facts.get(block.index)) is not None:
+                result.stdout, result.duration_s = fact["stdout"], fact["duration_s"]
+        elif (fact := job.facts.get(block.index)) is not None:
+            result.stdout, result.duration_s = fact["stdout"], fact["duration_s"]
+            expectation = {"raises": block.raises, "rtol": block.rtol,
+                           "expected": block.expected if check_outputs else None}
+            error = decide(expectation, fact, memory_note)["error"]
+        else:
+            result.status, result.reason = "skipped", "not run: the page stopped before this block"
+        if error is not None:
+            result.status = "failed"
             result.error = {"type": error["type"], "message": render(item.page.path, item.blocks, error),
                             "line": error_line(item.blocks, block, error)}
             result.reason = f"{error['type']} at {item.page.path}:{result.error['line']}"
-            failed = block
+            failed = failed or block
         out.append(result)
     return out
 
@@ -105,23 +159,29 @@ def page_results(item: LoadedPage, job: Job, device: str, executed: bool) -> lis
 @dataclass
 class Engine:
     device: str = "cpu"
-    jobs: int = field(default_factory=lambda: os.cpu_count() or 1)
+    jobs: int = field(default_factory=default_jobs)
     output_limit: int = 1_000_000
     cache_dir: Path | None = None
     check_outputs: bool = True  # off when the outputs are being rewritten from this run
+    memory_limit: int | None = None  # per page process; None: a share of the machine's memory
     info: dict = field(default_factory=dict)
 
     def run(self, loaded: list[LoadedPage], default_language: str = "en") -> Iterator[list[BlockResult]]:
         """Yields the results of each page, as soon as its group has run."""
-        groups = group_pages(loaded, default_language)
-        by_key = {g.key: g for g in groups}
-        jobs = [Job(g.key, _worker_blocks(g.pages[0].blocks, self.device, self.check_outputs)) for g in groups]
-        pool = Pool(min(self.jobs, len(jobs)) or 1, self.device, self.output_limit, self.cache_dir)
+        groups = {g.key: g for g in group_pages(loaded, default_language)}
+        plans = {key: plan_page(g.pages[0].blocks, self.device) for key, g in groups.items()}
+        jobs = [make_job(key, g.pages[0].blocks, plans[key]) for key, g in groups.items()]
+        size = min(self.jobs, len(jobs)) or 1
+        memory_limit = self.memory_limit or default_memory_limit(size)
+        note = (f"(each page may use {format_size(memory_limit)} of memory in this run: "
+                "--memory-limit changes it)")
+        pool = Pool(size, self.device, self.output_limit, self.cache_dir, memory_limit)
         try:
             for job in pool.run(jobs):
-                self.info = pool.info or self.info
-                group = by_key[job.key]
+                self.info = pool.info
+                group = groups[job.key]
                 for number, item in enumerate(group.pages):
-                    yield page_results(item, job, self.device, executed=number == 0)
+                    yield page_results(item, job, plans[job.key], self.device, number == 0,
+                                       self.check_outputs, note if pool.memory_limit else "")
         finally:
             pool.close()

@@ -1,11 +1,15 @@
-"""Worker processes: hand each a page, watch its deadlines, replace it when it dies or hangs."""
+"""Page processes: a fresh one for each page, forked by the zygote; watch their deadlines, output and
+channel, and kill each one's process group when its page ends."""
 from __future__ import annotations
 
 import contextlib
 import json
 import os
+import secrets
 import selectors
+import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -15,177 +19,286 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
 
+from .channel import ChannelError, FactReader
+from .protections import scrubbed_environment
+from .zygote import CONTROL_FD_VARIABLE
+
 ROOT = Path(__file__).resolve().parents[2]
 STARTUP_TIMEOUT = 300.0
+OUTPUT_TAIL = 2000
 
 
 class EngineError(Exception):
-    """The engine cannot run at all (no GPU where one was asked for, a worker that cannot start)."""
+    """The engine cannot run at all (no GPU where one was asked for, a zygote that cannot start)."""
 
 
 @dataclass
 class Job:
     key: str
-    blocks: list[dict]  # as the worker takes them
-    results: dict[int, dict] = field(default_factory=dict)
+    blocks: list[dict]  # the blocks to run, in order: {"index", "code", "raises", "timeout"}
+    block_count: int  # of the whole page, which tracebacks may name
+    facts: dict[int, dict] = field(default_factory=dict)  # index -> its "end" fact
+    failure: dict | None = None  # the process's own end: {"index", "type", "message"}, index None for the page
+    probe: bool = False
+    device: dict = field(default_factory=dict)  # the probe's facts
 
 
 @dataclass
-class _Worker:
-    proc: subprocess.Popen
-    log: str
-    buffer: bytes = b""
-    job: Job | None = None
-    block: int | None = None
+class _Running:
+    job: Job
+    reader: FactReader
+    workdir: str
+    facts: int  # read ends of the page's pipes
+    output: int
+    pid: int | None = None
+    facts_buffer: bytes = b""
+    output_seen: int = 0
+    output_tail: bytes = b""
     deadline: float | None = None
-    job_timeout: float = 0.0
-    started: float = field(default_factory=time.monotonic)
-    ready: bool = False
+    timeout: float = 0.0
 
-    def log_tail(self, size: int = 2000) -> str:
-        try:
-            with open(self.log, "rb") as f:
-                f.seek(max(0, os.path.getsize(self.log) - size))
-                return f.read().decode("utf-8", "replace").strip()
-        except OSError:
-            return ""
+    def tail(self) -> str:
+        return self.output_tail.decode("utf-8", "replace").strip()
 
 
 def _exit_description(code: int) -> str:
     if code < 0:
         try:
-            return f"the worker process crashed with signal {signal.Signals(-code).name}"
+            return f"the page's process crashed with signal {signal.Signals(-code).name}"
         except ValueError:
-            return f"the worker process crashed with signal {-code}"
-    return f"the worker process exited with code {code} (os._exit or a fatal error)"
+            return f"the page's process crashed with signal {-code}"
+    return f"the page's process exited with code {code} (os._exit or a fatal error)"
 
 
 class Pool:
-    def __init__(self, size: int, device: str, output_limit: int = 1_000_000, cache_dir: Path | None = None):
+    def __init__(self, size: int, device: str, output_limit: int = 1_000_000, cache_dir: Path | None = None,
+                 memory_limit: int | None = None):
         self.size = max(1, size)
         self.device = device
-        self.env = dict(os.environ, SNIPPETS_DEVICE=device, SNIPPETS_OUTPUT_LIMIT=str(output_limit),
+        self.output_limit = output_limit
+        self.memory_limit = memory_limit if device == "cpu" else None  # CUDA maps more than it uses
+        self.root = tempfile.mkdtemp(prefix="snippet-pages-")
+        self.env = dict(scrubbed_environment(dict(os.environ)),
                         SNIPPETS_CACHE_DIR=str(cache_dir or ROOT / ".cache" / "jax"),
                         JAX_PLATFORMS="cuda" if device == "gpu" else "cpu",
                         PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
         if device == "gpu":
             self.env.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
-        self.logdir = tempfile.mkdtemp(prefix="snippet-workers-")
         self.selector = selectors.DefaultSelector()
-        self.workers: list[_Worker] = []
+        self.running: dict[str, _Running] = {}
         self.info: dict = {}
-        self.spawned = 0
+        self.zygote: subprocess.Popen | None = None
+        self.control: socket.socket | None = None
+        self.launched = 0
 
-    def _spawn(self) -> _Worker:
-        self.spawned += 1
-        log = os.path.join(self.logdir, f"worker-{self.spawned}.log")
-        proc = subprocess.Popen([sys.executable, "-m", "scripts.snippets.worker"], cwd=ROOT,
-                                env=dict(self.env, SNIPPETS_WORKER_LOG=log),
-                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-        os.set_blocking(proc.stdout.fileno(), False)
-        worker = _Worker(proc, log)
-        self.selector.register(proc.stdout, selectors.EVENT_READ, worker)
-        self.workers.append(worker)
-        return worker
+    # --- the zygote -------------------------------------------------------------------------
 
-    def _retire(self, worker: _Worker) -> None:
-        self.selector.unregister(worker.proc.stdout)
-        self.workers.remove(worker)
-        if worker.proc.poll() is None:
-            worker.proc.kill()
-        worker.proc.wait()
-        worker.proc.stdout.close()
-        with contextlib.suppress(OSError):  # a dead worker's stdin pipe may be broken
-            worker.proc.stdin.close()
+    def _start(self) -> None:
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        self.zygote_log = os.path.join(self.root, "zygote.log")
+        with open(self.zygote_log, "wb") as log:
+            self.zygote = subprocess.Popen([sys.executable, "-m", "scripts.snippets.zygote"], cwd=self.root,
+                                           env=dict(self.env, **{CONTROL_FD_VARIABLE: str(theirs.fileno())}),
+                                           pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL,
+                                           stdout=log, stderr=log)
+        theirs.close()
+        self.control = ours
+        self.selector.register(ours, selectors.EVENT_READ, None)
+        ready = self._control_message(STARTUP_TIMEOUT)
+        if not ready.get("ready"):
+            raise EngineError(f"the engine's zygote did not start: {self._zygote_tail()}")
+        probe = Job("probe", [], 0, probe=True)
+        for _ in self.run([probe]):
+            pass
+        device = probe.device
+        if probe.failure or "error" in device or not device:
+            why = device.get("error") or (probe.failure or {}).get("message", "no answer")
+            raise EngineError(f"no {self.device.upper()} found: JAX could not start the "
+                              f"{self.env['JAX_PLATFORMS']} backend ({why})")
+        if device["backend"] != self.device:
+            raise EngineError(f"no {self.device.upper()} found: JAX's default backend is {device['backend']!r} "
+                              f"(devices: {', '.join(device['devices'])})")
+        self.info = {key: device[key] for key in ("jax", "jaxlib", "python", "device_kind")}
+        self.info["protections"] = {
+            "process": "a fresh process per page, its process group killed at the page's end",
+            "environment": "scrubbed to an allowlist (PATH, HOME, locale, JAX_*, XLA_*, CUDA/NVIDIA)",
+            "network": ready["network"],
+            "memory_limit": self.memory_limit or "off on GPU runs",
+            "orphans": "killed" if ready["orphans_killed"] else "not tracked: no subreaper on this system",
+        }
+
+    def _zygote_tail(self) -> str:
+        with contextlib.suppress(OSError), open(self.zygote_log, "rb") as f:
+            return f.read()[-OUTPUT_TAIL:].decode("utf-8", "replace").strip()
+        return ""
+
+    def _control_message(self, timeout: float) -> dict:
+        self.control.settimeout(timeout)
+        try:
+            data = self.control.recv(1 << 16)
+        except (TimeoutError, ConnectionError):
+            data = b""
+        finally:
+            self.control.setblocking(False)
+        if not data:
+            raise EngineError(f"the engine's zygote stopped: {self._zygote_tail()}")
+        return json.loads(data)
 
     def close(self) -> None:
-        for worker in list(self.workers):
-            self._retire(worker)
+        for page in list(self.running.values()):
+            self._kill(page)
+            self._finish(page)
+        if self.control is not None:
+            self.control.close()
+        if self.zygote is not None:
+            self.zygote.kill()
+            self.zygote.wait()
+        shutil.rmtree(self.root, ignore_errors=True)
 
-    def _assign(self, worker: _Worker, queue: deque) -> None:
-        if worker.job is None and queue:
-            worker.job = queue.popleft()
-            worker.proc.stdin.write((json.dumps({"blocks": worker.job.blocks}) + "\n").encode())
-            worker.proc.stdin.flush()
+    # --- pages ------------------------------------------------------------------------------
 
-    def _fail_current(self, worker: _Worker, error: dict) -> Job:
-        job = worker.job
-        index = worker.block if worker.block is not None else next(
-            (b["index"] for b in job.blocks if b["index"] not in job.results), None)
-        if index is not None:
-            job.results[index] = {"status": "failed", "stdout": "", "duration_s": 0.0, "error": error}
-        return job
+    def _launch(self, job: Job) -> None:
+        self.launched += 1
+        job_id = str(self.launched)
+        workdir = tempfile.mkdtemp(prefix="page-", dir=self.root)
+        if not job.probe:
+            with open(os.path.join(workdir, "page.json"), "w", encoding="utf-8") as f:
+                json.dump(job.blocks, f)
+        facts_r, facts_w = os.pipe()
+        output_r, output_w = os.pipe()
+        key = secrets.token_hex(16)
+        request = {"job": job_id, "key": key, "dir": workdir, "output_limit": self.output_limit,
+                   "memory_limit": self.memory_limit, "probe": job.probe}
+        try:
+            socket.send_fds(self.control, [json.dumps(request).encode()], [facts_w, output_w])
+        except OSError as exc:
+            raise EngineError(f"the engine's zygote stopped ({exc.strerror}): {self._zygote_tail()}") from None
+        finally:
+            os.close(facts_w)
+            os.close(output_w)
+        page = _Running(job, FactReader(job_id, key, [b["index"] for b in job.blocks], job.block_count, job.probe),
+                        workdir, facts_r, output_r)
+        for fd in (facts_r, output_r):
+            os.set_blocking(fd, False)
+            self.selector.register(fd, selectors.EVENT_READ, page)
+        self.running[job_id] = page
+
+    def _kill(self, page: _Running) -> None:
+        if page.pid is not None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(page.pid, signal.SIGKILL)
+
+    def _fail(self, page: _Running, kind: str, message: str) -> None:
+        """The page's process ends as the failure of its current block (or of the page); once."""
+        if page.job.failure is None:
+            page.job.failure = {"index": page.reader.current, "type": kind, "message": message}
+        self._kill(page)
+
+    def _finish(self, page: _Running) -> Job:
+        self._drain(page)
+        self._kill(page)  # whatever the page left running in its process group
+        for fd in (page.facts, page.output):
+            with contextlib.suppress(KeyError, ValueError):
+                self.selector.unregister(fd)
+            os.close(fd)
+        shutil.rmtree(page.workdir, ignore_errors=True)
+        self.running.pop(page.reader.job_id, None)
+        return page.job
+
+    def _drain(self, page: _Running) -> None:
+        for fd in (page.facts, page.output):
+            while self._read(page, fd):
+                pass
+
+    def _read(self, page: _Running, fd: int) -> bool:
+        """Reads what is there; False at the end of the stream or when nothing is waiting."""
+        try:
+            chunk = os.read(fd, 1 << 20)
+        except (BlockingIOError, OSError):
+            return False
+        if not chunk:
+            return False
+        if fd == page.output:
+            page.output_seen += len(chunk)
+            page.output_tail = (page.output_tail + chunk)[-OUTPUT_TAIL:]
+            if page.output_seen > self.output_limit:
+                self._fail(page, "OutputLimitExceeded", f"the page printed more than {self.output_limit} "
+                           "characters to its standard output or error stream (fds 1 and 2)")
+            return True
+        page.facts_buffer += chunk
+        *lines, page.facts_buffer = page.facts_buffer.split(b"\n")
+        for line in lines:
+            if page.job.failure is not None:
+                break
+            try:
+                fact = page.reader.read(line)
+            except ChannelError as exc:
+                self._fail(page, "ChannelViolation", str(exc))
+                break
+            self._take(page, fact)
+        return True
+
+    def _take(self, page: _Running, fact: dict) -> None:
+        event = fact["event"]
+        if event == "device":
+            page.job.device = fact
+        elif event == "start":
+            page.timeout = next(b["timeout"] for b in page.job.blocks if b["index"] == fact["index"])
+            page.deadline = time.monotonic() + page.timeout
+        elif event == "end":
+            page.job.facts[fact["index"]] = fact
+            page.deadline = None
+
+    def _exited(self, page: _Running, code: int) -> None:
+        self._drain(page)
+        if page.job.failure is None and not page.reader.done:
+            tail = page.tail()
+            if page.reader.current is None and page.reader.expected:  # crashed between blocks
+                page.reader.current = page.reader.expected[0]
+            self._fail(page, "WorkerCrash", _exit_description(code) + (f"\n{tail}" if tail else ""))
 
     def run(self, jobs: list[Job]) -> Iterator[Job]:
-        """Runs every job, yielding each as it finishes; a worker that dies or hangs fails only its block."""
+        """Runs every job, yielding each as it finishes; a page that dies or hangs fails only its block."""
+        if self.control is None:
+            self._start()
         queue = deque(jobs)
         pending = len(jobs)
-        while len(self.workers) < min(self.size, pending):
-            self._spawn()
-        for worker in self.workers:
-            self._assign(worker, queue)
         while pending:
-            now = time.monotonic()
-            deadlines = [w.deadline for w in self.workers if w.deadline] + \
-                        [w.started + STARTUP_TIMEOUT for w in self.workers if not w.ready]
-            timeout = max(0.0, min(deadlines) - now) if deadlines else None
+            while queue and len(self.running) < self.size:
+                self._launch(queue.popleft())
+            deadlines = [p.deadline for p in self.running.values() if p.deadline]
+            timeout = max(0.0, min(deadlines) - time.monotonic()) if deadlines else None
             for key, _ in self.selector.select(timeout):
-                worker = key.data
-                for done in self._read(worker, queue):
-                    pending -= 1
-                    yield done
-            for worker in list(self.workers):
-                if worker.deadline and time.monotonic() > worker.deadline:
-                    job = self._fail_current(worker, {"type": "Timeout", "frames": [], "message":
-                                                      f"the block did not finish within its {worker.job_timeout:g} s "
-                                                      "timeout; its worker was stopped"})
-                    self._replace(worker, queue)
-                    pending -= 1
-                    yield job
-                elif not worker.ready and time.monotonic() > worker.started + STARTUP_TIMEOUT:
-                    raise EngineError(f"a worker did not start within {STARTUP_TIMEOUT:g} s: {worker.log_tail()}")
+                if key.data is None:
+                    for done in self._control():
+                        pending -= 1
+                        yield done
+                else:
+                    self._read(key.data, key.fd)
+            for page in list(self.running.values()):
+                if page.deadline and time.monotonic() > page.deadline:
+                    page.deadline = None
+                    self._fail(page, "Timeout", f"the block did not finish within its {page.timeout:g} s "
+                               "timeout; its process was stopped")
 
-    def _replace(self, worker: _Worker, queue: deque) -> None:
-        self._retire(worker)
-        if queue:
-            self._assign(self._spawn(), queue)
-
-    def _read(self, worker: _Worker, queue: deque) -> Iterator[Job]:
-        try:
-            chunk = os.read(worker.proc.stdout.fileno(), 1 << 20)
-        except BlockingIOError:
-            return
-        if not chunk:
-            code = worker.proc.wait()
-            if not worker.ready:
-                raise EngineError(f"a worker exited before it was ready ({_exit_description(code)}): "
-                                  f"{worker.log_tail()}")
-            job = worker.job
-            if job is not None:
-                tail = worker.log_tail()
-                self._fail_current(worker, {"type": "WorkerCrash", "frames": [], "message":
-                                            _exit_description(code) + (f"\n{tail}" if tail else "")})
-            self._replace(worker, queue)
-            if job is not None:
-                yield job
-            return
-        worker.buffer += chunk
-        *lines, worker.buffer = worker.buffer.split(b"\n")
-        for line in lines:
-            event = json.loads(line)
-            kind = event.pop("event")
-            if kind == "fatal":
-                raise EngineError(event["message"])
-            if kind == "ready":
-                worker.ready = True
-                self.info = event
-            elif kind == "start":
-                worker.block, worker.job_timeout = event["index"], event["timeout"]
-                worker.deadline = time.monotonic() + event["timeout"]
-            elif kind == "result":
-                worker.job.results[event.pop("index")] = event
-                worker.block = worker.deadline = None
-            elif kind == "page_done":
-                job, worker.job = worker.job, None
-                self._assign(worker, queue)
-                yield job
+    def _control(self) -> Iterator[Job]:
+        while True:
+            try:
+                data = self.control.recv(1 << 16)
+            except BlockingIOError:
+                return
+            except ConnectionError:
+                data = b""
+            if not data:
+                raise EngineError(f"the engine's zygote stopped: {self._zygote_tail()}")
+            message = json.loads(data)
+            page = self.running.get(message.get("started") or message.get("exited"))
+            if page is None:
+                continue
+            if "started" in message:
+                page.pid = message["pid"]
+                if page.job.failure is not None:
+                    self._kill(page)
+            else:
+                self._exited(page, message["code"])
+                yield self._finish(page)

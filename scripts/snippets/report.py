@@ -10,6 +10,7 @@ from pathlib import Path
 
 from ..atomic_write import write_atomic
 from .engine import BlockResult
+from .identity import engine_version
 
 STATUSES = ("passed", "failed", "skipped", "not_run")
 
@@ -26,23 +27,32 @@ def summary(results: list[BlockResult]) -> dict:
     return {**{s: counts.get(s, 0) for s in STATUSES}, "executed": sum(r.executed for r in results)}
 
 
-def block_entry(r: BlockResult) -> dict:
+def block_entry(r: BlockResult, group: str = "", reused_from: dict | None = None) -> dict:
+    """One block's line of the report; `group` is its page group's id (scripts/snippets/shards.py),
+    `reused_from` the report its result was taken from (scripts/snippets/reuse.py)."""
     return {"file": r.page.path, "line": r.block.line, "lang": r.page.lang, "page": r.page.page_id,
             "index": r.block.index, "digest": r.block.digest, "status": r.status, "reason": r.reason,
-            "executed": r.executed, "duration_s": round(r.duration_s, 4), "error": r.error, "stdout": r.stdout}
+            "executed": r.executed, "duration_s": round(r.duration_s, 4), "error": r.error, "stdout": r.stdout,
+            "group": group, **({"reused_from": reused_from} if reused_from else {})}
 
 
-def build_report(results: list[BlockResult], device: str, info: dict) -> dict:
+def build_report(results: list[BlockResult], device: str, info: dict, groups: dict[str, str] | None = None,
+                 reused: dict[str, dict] | None = None, extra: dict | None = None) -> dict:
+    """`groups` and `reused` are by page path; `extra` adds top-level fields (the shard, the corpus)."""
     ordered = sorted(results, key=lambda r: (r.page.path, r.block.line))
+    groups, reused = groups or {}, reused or {}
     return {
         "jax": info.get("jax") or _version("jax"),
         "jaxlib": info.get("jaxlib") or _version("jaxlib"),
         "python": info.get("python") or platform.python_version(),
         "device": device,
         "device_kind": info.get("device_kind", ""),
+        "engine": engine_version(),
         "created": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-        "summary": summary(ordered),
-        "blocks": [block_entry(r) for r in ordered],
+        "protections": info.get("protections", {}),
+        **(extra or {}),
+        "summary": {**summary(ordered), "reused": sum(r.page.path in reused for r in ordered)},
+        "blocks": [block_entry(r, groups.get(r.page.path, ""), reused.get(r.page.path)) for r in ordered],
     }
 
 

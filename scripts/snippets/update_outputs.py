@@ -2,11 +2,26 @@
 from __future__ import annotations
 
 import re
+
 from ..atomic_write import write_atomic
 from ..markdown import InputError
 from .engine import BlockResult
 
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
+_PRINTED_BREAK = re.compile(r"\r\n|\r|\n")  # a printed "\r" (a progress line) is a line break too
+_MARKER = re.compile(r"^\s*(`{3,}|~{3,})")
+
+
+def _fence_lines(opening: str, closing: str, printed: str) -> tuple[str, str]:
+    """The fence's own lines, lengthened past any run of its character in the printed text, so that
+    output never closes the block early or opens a new one."""
+    marker = _MARKER.match(opening)[1]
+    runs = re.findall(re.escape(marker[0]) + "{3,}", printed)
+    needed = max([len(marker)] + [len(run) + 1 for run in runs])
+    if needed == len(marker):
+        return opening, closing
+    longer = marker[0] * needed
+    return opening.replace(marker, longer, 1), closing.replace(marker, longer, 1)
 
 
 def _newline(line: str) -> str:
@@ -24,8 +39,10 @@ def rewrite(text: str, results: list[BlockResult]) -> str:
         if fence.from_include:
             raise InputError(r.page.path, fence.line, "this .output block comes from an include: edit it there")
         newline = _newline(lines[fence.line - 1])
-        body = [fence.indent + line + newline if line else newline for line in r.stdout.rstrip("\n").split("\n")]
-        edits.append((fence.line, fence.end_line - 1, body if r.stdout.strip() else []))
+        printed = _PRINTED_BREAK.split(r.stdout.rstrip("\r\n"))
+        body = [fence.indent + line + newline if line else newline for line in printed]
+        opening, closing = _fence_lines(lines[fence.line - 1], lines[fence.end_line - 1], r.stdout)
+        edits.append((fence.line - 1, fence.end_line, [opening, *(body if r.stdout.strip() else []), closing]))
     for start, end, body in sorted(edits, reverse=True):
         lines[start:end] = body
     return "".join(lines)

@@ -1,0 +1,62 @@
+"""What a result depends on besides the page: JAX, jaxlib, Python, the device kind, the engine.
+
+Two reports can be merged, and a result reused, only where all of these are equal.
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata
+import os
+import platform
+import subprocess
+import sys
+from pathlib import Path
+
+KEYS = ("jax", "jaxlib", "python", "device", "device_kind", "engine")
+# The engine's version is the digest of the code that reads pages and decides verdicts: any
+# change there may change a result, so results of another engine are never reused. Listed
+# here are the modules that only plan runs and file their results; every other one counts.
+ENGINE_SOURCES = (Path(__file__).parent, Path(__file__).parents[1] / "markdown")
+BOOKKEEPING = {"__main__.py", "identity.py", "merge.py", "pytest_plugin.py", "report.py", "reuse.py",
+               "selection.py", "shards.py", "update_outputs.py"}
+
+
+def engine_version() -> str:
+    digest = hashlib.sha256()
+    for folder in ENGINE_SOURCES:
+        for path in sorted(folder.glob("*.py")):
+            if folder.name == "snippets" and path.name in BOOKKEEPING:
+                continue
+            digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def _version(package: str) -> str:
+    try:
+        return importlib.metadata.version(package)
+    except importlib.metadata.PackageNotFoundError:
+        return ""
+
+
+def device_kind(device: str) -> str:
+    """What JAX calls the device this run will use; on the CPU that is always "cpu"."""
+    if device == "cpu":
+        return "cpu"
+    done = subprocess.run([sys.executable, "-c", "import jax; print(jax.devices()[0].device_kind)"],
+                          env=dict(os.environ, JAX_PLATFORMS="cuda"), capture_output=True, text=True)
+    return done.stdout.strip() if done.returncode == 0 else ""
+
+
+def current(device: str) -> dict:
+    """The identity of a run about to start on this machine, known without running anything."""
+    return {"jax": _version("jax"), "jaxlib": _version("jaxlib"), "python": platform.python_version(),
+            "device": device, "device_kind": device_kind(device), "engine": engine_version()}
+
+
+def of_report(report: dict) -> dict:
+    return {key: str(report.get(key, "")) for key in KEYS}
+
+
+def differences(a: dict, b: dict) -> list[str]:
+    """The keys on which two identities differ, as 'jax 0.12.0 vs 0.12.1'."""
+    return [f"{key} {a.get(key, '')!r} vs {b.get(key, '')!r}" for key in KEYS if a.get(key, "") != b.get(key, "")]

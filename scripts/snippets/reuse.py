@@ -1,0 +1,87 @@
+"""--reuse REPORT: take the passed results of unchanged page groups from an earlier report.
+
+A group's result is reused when the earlier report ran on the same JAX, jaxlib, Python,
+device kind and engine version (scripts/snippets/identity.py) and holds the same group id
+(the blocks' code with its includes and fence options, shards.group_id) with no block that
+failed or was skipped after a failure. Every page of the group then gets the earlier
+results, marked executed=false with `reused_from` naming the report they came from.
+Everything else runs.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..markdown import InputError
+from . import identity
+from .engine import BlockResult, LoadedPage, group_pages
+from .shards import group_id
+
+REUSABLE = {"passed", "not_run"}
+
+
+@dataclass
+class ReusePlan:
+    remaining: list[LoadedPage]  # the pages to run
+    results: list[BlockResult] = field(default_factory=list)
+    reused: dict[str, dict] = field(default_factory=dict)  # page path -> where its results came from
+    note: str = ""  # why nothing could be reused, when that is so
+
+
+def read_report(path: str | Path) -> dict:
+    """A JSON report of the engine, or an InputError that names the file and what is wrong with it."""
+    try:
+        report = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise InputError(path, None, f"cannot read the report: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise InputError(path, None, "not a JSON report of the snippet engine: not UTF-8 text") from None
+    except json.JSONDecodeError as exc:
+        raise InputError(path, exc.lineno, f"not a JSON report of the snippet engine: {exc.msg}") from None
+    if not isinstance(report, dict) or not isinstance(report.get("blocks"), list) or \
+            not all(isinstance(b, dict) for b in report["blocks"]):
+        raise InputError(path, None, "not a JSON report of the snippet engine: no list of blocks")
+    return report
+
+
+def _reusable(block: dict) -> bool:
+    return block.get("status") in REUSABLE or (
+        block.get("status") == "skipped" and str(block.get("reason", "")).startswith("runs on "))
+
+
+def _earlier_results(report: dict) -> dict[str, list[dict]]:
+    """Per group id, the block entries of one page of that group, by index, when all are reusable."""
+    by_file: dict[str, list[dict]] = {}
+    for block in report["blocks"]:
+        if block.get("group"):
+            by_file.setdefault(block.get("file", ""), []).append(block)
+    out: dict[str, list[dict]] = {}
+    for entries in by_file.values():
+        entries.sort(key=lambda b: b.get("index", -1))
+        if all(_reusable(b) for b in entries):
+            out.setdefault(entries[0]["group"], entries)
+    return out
+
+
+def plan(loaded: list[LoadedPage], report: dict, source: str, current: dict, default_language: str) -> ReusePlan:
+    """Which pages run and which take their results from `report` (read from `source`)."""
+    mismatch = identity.differences(identity.of_report(report), current)
+    if mismatch:
+        return ReusePlan(loaded, note=f"{source}: nothing reused, it was made by another setup ({'; '.join(mismatch)})")
+    earlier = _earlier_results(report)
+    origin = {"report": source, "created": str(report.get("created", ""))}
+    out = ReusePlan([])
+    for group in group_pages(loaded, default_language):
+        entries = earlier.get(group_id(group))
+        if entries is None or [b.get("index") for b in entries] != [b.index for b in group.pages[0].blocks]:
+            out.remaining.extend(group.pages)
+            continue
+        for item in group.pages:
+            # A result the earlier report itself reused still names the run that produced it.
+            out.reused[item.page.path] = entries[0].get("reused_from") or origin
+            out.results.extend(BlockResult(item.page, block, e["status"], reason=str(e.get("reason", "")),
+                                           executed=False, duration_s=float(e.get("duration_s") or 0.0),
+                                           stdout=str(e.get("stdout", "")))
+                               for block, e in zip(item.blocks, entries))
+    return out

@@ -1,0 +1,85 @@
+"""--reuse REPORT: unchanged groups that passed take their results from the earlier report; the rest runs."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.scale_corpus import page_text, write_corpus
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def cli(*args) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "scripts.snippets", *map(str, args)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    """An earlier full run (page 2 fails), then page 1 changed and page 3 given a new comment, rerun with --reuse."""
+    work = tmp_path_factory.mktemp("reuse")
+    (work / "docs").mkdir()
+    corpus = write_corpus(work / "docs", 5, failing=(2,))
+    assert cli(corpus, "-j", "2", "--json", work / "earlier.json").returncode == 1
+    (corpus / "page1.md").write_text(page_text(1, "en", 2).replace("value_1_1 = 1 * 1", "value_1_1 = 1 * 1 + 0"))
+    (corpus / "page1.es.md").write_text(page_text(1, "es", 2).replace("value_1_1 = 1 * 1", "value_1_1 = 1 * 1 + 0"))
+    (corpus / "page3.es.md").write_text(page_text(3, "es", 1).replace("el producto", "otro comentario"))
+    done = cli(corpus, "-j", "2", "--reuse", work / "earlier.json", "--json", work / "later.json")
+    assert done.returncode == 1, done.stderr
+    report = json.loads((work / "later.json").read_text())
+    return work, done, {(Path(b["file"]).name, b["index"]): b for b in report["blocks"]}, report
+
+
+def test_unchanged_passed_groups_are_reused_and_say_from_where(runs):
+    work, _, blocks, _ = runs
+    for name in ("page0.md", "page0.es.md", "page4.md", "page3.es.md"):
+        block = blocks[(name, 0)]
+        assert block["status"] == "passed" and not block["executed"]
+        assert block["reused_from"]["report"] == str(work / "earlier.json") and block["reused_from"]["created"]
+
+
+def test_changed_code_runs_again(runs):
+    _, _, blocks, _ = runs
+    assert blocks[("page1.md", 0)]["executed"] and "reused_from" not in blocks[("page1.md", 0)]
+    assert blocks[("page1.md", 0)]["status"] == "passed"
+
+
+def test_a_failed_group_is_never_reused(runs):
+    _, _, blocks, _ = runs
+    assert blocks[("page2.md", 0)]["status"] == "failed" and blocks[("page2.md", 0)]["executed"]
+
+
+def test_the_summary_and_the_output_count_the_reused_results(runs):
+    _, done, _, report = runs
+    assert report["summary"]["reused"] == 8  # pages 0, 3, 4: 1 + 1 + 2 blocks, in two languages
+    assert "reused the results of 6 pages, 4 pages to run" in done.stdout
+
+
+def test_a_report_of_another_setup_is_not_reused(runs, tmp_path):
+    work = runs[0]
+    earlier = json.loads((work / "earlier.json").read_text())
+    earlier["jax"] = "0.0.1"
+    (tmp_path / "old.json").write_text(json.dumps(earlier))
+    done = cli(work / "docs" / "page0.md", "--reuse", tmp_path / "old.json", "--json", tmp_path / "out.json")
+    assert done.returncode == 0
+    assert "nothing reused, it was made by another setup (jax '0.0.1' vs" in done.stdout
+    assert json.loads((tmp_path / "out.json").read_text())["summary"]["reused"] == 0
+
+
+def test_an_unreadable_reuse_report_is_an_input_error_and_everything_still_runs(runs, tmp_path):
+    work = runs[0]
+    done = cli(work / "docs" / "page0.md", "--reuse", tmp_path / "absent.json", "--json", tmp_path / "out.json")
+    assert done.returncode == 2 and "absent.json: cannot read the report" in done.stderr
+    assert json.loads((tmp_path / "out.json").read_text())["summary"]["executed"] == 1
+
+
+def test_a_reused_result_reused_again_still_names_the_run_that_made_it(runs, tmp_path):
+    work = runs[0]
+    done = cli(work / "docs" / "page0.md", "--reuse", work / "later.json", "--json", tmp_path / "out.json")
+    assert done.returncode == 0
+    block = json.loads((tmp_path / "out.json").read_text())["blocks"][0]
+    assert block["reused_from"]["report"] == str(work / "earlier.json")

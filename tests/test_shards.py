@@ -1,0 +1,74 @@
+"""--shard I/N: every page group in exactly one shard, translations together, balanced by durations."""
+from __future__ import annotations
+
+import pytest
+
+from scripts.snippets.engine import group_pages, load
+from scripts.snippets.shards import ShardSpec, group_id, parse_spec, partition, select
+from tests.scale_corpus import write_corpus
+
+
+@pytest.fixture(scope="module")
+def loaded(tmp_path_factory):
+    pages, errors = load([write_corpus(tmp_path_factory.mktemp("corpus"), 13, ("en", "es", "ru"))])
+    assert errors == []
+    return pages
+
+
+@pytest.mark.parametrize("count", range(1, 9))
+@pytest.mark.parametrize("timed", [False, True], ids=["by blocks", "by durations"])
+def test_union_of_the_shards_is_the_whole_and_nothing_overlaps(loaded, count, timed):
+    groups = group_pages(loaded, "en")
+    durations = {group_id(g): 0.1 * (k % 5 + 1) for k, g in enumerate(groups)} if timed else None
+    shards = partition(groups, count, durations)
+    ids = [group_id(g) for shard in shards for g in shard]
+    assert len(shards) == count
+    assert sorted(ids) == sorted(group_id(g) for g in groups) and len(set(ids)) == len(ids)
+
+
+@pytest.mark.parametrize("count", range(1, 9))
+def test_each_shard_process_selects_its_part_of_the_same_split(loaded, count):
+    paths = [p.page.path for i in range(1, count + 1) for p in select(loaded, ShardSpec(i, count), "en")[0]]
+    assert sorted(paths) == sorted(p.page.path for p in loaded) and len(set(paths)) == len(paths)
+
+
+def test_translations_of_a_page_stay_in_one_shard(loaded):
+    for shard in partition(group_pages(loaded, "en"), 4):
+        for group in shard:
+            assert sorted(p.page.lang for p in group.pages) == ["en", "es", "ru"]
+
+
+def test_the_split_does_not_depend_on_the_order_of_the_pages(loaded):
+    forward = [[group_id(g) for g in s] for s in partition(group_pages(loaded, "en"), 3)]
+    backward = [[group_id(g) for g in s] for s in partition(group_pages(list(reversed(loaded)), "en"), 3)]
+    assert forward == backward
+
+
+def test_durations_balance_the_shards(loaded):
+    groups = group_pages(loaded, "en")
+    heavy = group_id(groups[0])
+    durations = {group_id(g): 20.0 if group_id(g) == heavy else 1.0 for g in groups}
+    shards = partition(groups, 2, durations)
+    alone = next(s for s in shards if heavy in [group_id(g) for g in s])
+    assert [group_id(g) for g in alone] == [heavy]  # 20 s against the other 12 groups' 12 s
+
+
+def test_durations_are_read_from_an_earlier_report(loaded):
+    groups = group_pages(loaded, "en")
+    slow = groups[3].pages[1].page.path  # a translation's file: the whole group weighs what it took
+    report = {"blocks": [{"file": p.page.path, "duration_s": 50.0 if p.page.path == slow else 0.01}
+                         for g in groups for p in g.pages]}
+    mine = select(loaded, ShardSpec(1, 2), "en", report)[0]
+    other = select(loaded, ShardSpec(2, 2), "en", report)[0]
+    lone = mine if slow in [p.page.path for p in mine] else other
+    assert {p.page.path for p in lone} == {p.page.path for p in groups[3].pages}
+
+
+@pytest.mark.parametrize("text", ["0/4", "5/4", "1", "a/b", "1/0"])
+def test_bad_shard_specs_are_refused_with_the_expected_form(text):
+    with pytest.raises(ValueError, match="expected I/N"):
+        parse_spec(text)
+
+
+def test_a_shard_spec_is_read():
+    assert parse_spec(" 2/4 ") == ShardSpec(2, 4) and str(ShardSpec(2, 4)) == "2/4"
