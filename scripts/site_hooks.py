@@ -118,6 +118,7 @@ def on_page_markdown(markdown, page, config, files):
         # Unreadable, reported in on_files: keep pymdownx.snippets from aborting the whole build on it.
         return markdown.replace("--8<--", ";--8<--")
     page.meta["search"] = {**(page.meta.get("search") or {}), "boost": search_index.boost(source)}
+    page.meta["tags"] = search_index.search_tags(source)
     if source.lang != lang:
         # An English fallback belongs to the English search index, not to this language's.
         page.meta["search"] = {**(page.meta.get("search") or {}), "exclude": True}

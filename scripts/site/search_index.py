@@ -23,6 +23,20 @@ BOOSTS = {"term": 10.0, "guide": 1.0}
 INDEX_BOOST = 0.05
 
 
+def search_tags(page) -> list[str]:
+    """What Material indexes as a page's tags, its most boosted field: a term's title and aliases.
+
+    A term page whose name or alias is typed then ranks first; the front matter's tags (English
+    topic words) would instead put every page tagged "vmap" above the vmap page. Results do not
+    show them (overrides/assets/stylesheets/kb.css).
+    """
+    if page.meta.get("kind") != "term":
+        return []
+    aliases = page.meta.get("aliases") or []
+    names = [page.meta.get("title"), *(aliases if isinstance(aliases, list) else [])]
+    return [str(name) for name in names if isinstance(name, (str, int, float)) and str(name).strip()]
+
+
 def boost(page) -> float:
     if page.page_id == "index" or page.page_id.endswith("/index"):
         return INDEX_BOOST
@@ -41,10 +55,7 @@ def split_index(site_dir: Path, languages: list[str], default: str) -> None:
         first = doc["location"].split("/", 1)[0]
         lang = first if first in docs and first != default else default
         location = doc["location"][len(lang) + 1:] if lang != default else doc["location"]
-        entry = {**doc, "location": location}
-        if lang != default:
-            entry.pop("tags", None)  # front matter tags are English words, shown on every result
-        docs[lang].append(entry)
+        docs[lang].append({**doc, "location": location})
     for lang, entries in docs.items():
         config = dict(combined["config"])
         if lang in LUNR:
