@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from scripts.catalog import Catalog, load_catalog, ui_string  # noqa: E402
 from scripts.markdown import InputError, Page  # noqa: E402
-from scripts.site import (alternates, code_labels, home, nav_order, not_found, notices, search_index,  # noqa: E402
+from scripts.site import (accessibility, alternates, code_labels, home, nav_order, not_found, notices, search_index,  # noqa: E402
                           template_cache, term_index, tooltips, verified)
 from scripts.site.escape import template_meta  # noqa: E402
 from scripts.site.related import related_section  # noqa: E402
@@ -160,6 +160,7 @@ def on_template_context(context, template_name, config):
 
 
 def on_post_page(output, page, config):
+    output = accessibility.named_landmarks(output, ui_string(_language(config), "search"))
     return alternates.head_to_language_roots(output, _site_path(config), config.plugins["i18n"].default_language)
 
 

@@ -21,5 +21,5 @@ def start_here(page_id: str, lang: str) -> str:
             f'<div class="kb-start" data-kb-start markdown>\n\n'
             f"- [{text('start_glossary')}](glossary/index.md)\n"
             f"- [{text('start_guides')}](guides/index.md)\n"
-            f'- <label class="kb-start__search" for="__search" tabindex="0" role="button">{text("start_search")}</label>\n'
+            f'- <label class="kb-start__search" for="__search">{text("start_search")}</label>\n'
             f"\n</div>\n")

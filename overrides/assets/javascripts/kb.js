@@ -53,6 +53,19 @@
     }).observe(results, { childList: true, subtree: true });
   }
 
+  /* Material gives each code block a <nav> for its buttons, all unnamed: each gets a name of
+     its own (the copy button's title and the block's number), so that landmarks stay distinct. */
+  function nameCodeNavs() {
+    document.querySelectorAll(".md-code__nav:not([aria-label])").forEach(function (nav) {
+      var button = nav.querySelector("[title]");
+      var block = nav.closest("[id^='__code_']");
+      var number = block ? Number(block.id.replace("__code_", "")) + 1 : "";
+      nav.setAttribute("aria-label", ((button && button.title) || "Code") + " " + number);
+    });
+  }
+  nameCodeNavs();
+  new MutationObserver(nameCodeNavs).observe(document.body, { childList: true, subtree: true });
+
   /* A code block wider than its column says so: a fade at the edge that scrolls. */
   function markScrollable() {
     document.querySelectorAll(".highlight pre > code").forEach(function (code) {
