@@ -21,8 +21,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from scripts.catalog import Catalog, load_catalog, ui_string  # noqa: E402
 from scripts.markdown import InputError, Page  # noqa: E402
-from scripts.site import (accessibility, alternates, code_labels, home, nav_order, not_found, notices, search_index,  # noqa: E402
-                          template_cache, term_index, tooltips, verified)
+from scripts.site import (accessibility, alternates, code_labels, home, nav_order, not_found,  # noqa: E402
+                          notices, numbers, search_index, template_cache, term_index, tooltips, verified)
 from scripts.site.escape import template_meta  # noqa: E402
 from scripts.site.related import related_section  # noqa: E402
 
@@ -139,6 +139,7 @@ def on_page_content(html, page, config, files):
     badge = verified.verified_badge(source, _state["runs"], lang, _site_path(config))
     own_summary = source.meta.get("summary") if source.meta.get("kind") == "term" else None
     html = tooltips.first_mentions(html, own_summary if isinstance(own_summary, str) else None)
+    html = numbers.keep_numbers_together(html)
     return _below_title(notices.with_notices(html, source, lang, cat, english_link), badge)
 
 
