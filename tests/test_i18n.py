@@ -346,3 +346,12 @@ def test_the_projects_term_lists_are_readable_and_cover_every_translated_languag
     for terminology in lists.values():
         concepts = [term.en for term in terminology.terms]
         assert len(concepts) == len(set(concepts)), f"{terminology.path} lists a concept twice"
+
+
+def test_a_link_whose_text_wraps_is_read_at_the_line_it_starts(tmp_path):
+    from scripts.markdown import read_page
+
+    page = tmp_path / "wrapped.md"
+    page.write_text("# Wrapped\n\nBoth run ([lax.cond and\n   lax.switch](../glossary/cond-switch.md)).\n\n"
+                    "```python\nx = [1](2)\n```\n\n[one](a.md) and [two\n\nparagraphs](b.md)\n", encoding="utf-8")
+    assert read_page(page).links() == [("../glossary/cond-switch.md", 3), ("a.md", 10)]

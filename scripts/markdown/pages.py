@@ -47,7 +47,28 @@ class Page:
         return [(m["id"], l.page_line) for l in self.prose_lines() if (m := HEADING_ID.match(l.text))]
 
     def links(self) -> list[tuple[str, int]]:
-        return [(m["target"], l.page_line) for l in self.prose_lines() for m in LINK.finditer(l.text)]
+        """(target, line of the link's start); link text may wrap onto the next lines of its paragraph."""
+        found = []
+        for paragraph in _runs(self.prose_lines()):
+            starts = [0]
+            for line in paragraph:
+                starts.append(starts[-1] + len(line.text) + 1)
+            text = "\n".join(line.text for line in paragraph)
+            for m in LINK.finditer(text):
+                row = next(i for i, start in enumerate(starts) if start > m.start()) - 1
+                found.append((m["target"], paragraph[row].page_line))
+        return found
+
+
+def _runs(lines: list[SourceLine]) -> list[list[SourceLine]]:
+    """Consecutive page lines, split where a fence was left out or a blank line ends a paragraph."""
+    runs: list[list[SourceLine]] = []
+    for line in lines:
+        if runs and runs[-1] and runs[-1][-1].page_line + 1 == line.page_line and line.text.strip():
+            runs[-1].append(line)
+        elif line.text.strip():
+            runs.append([line])
+    return runs
 
 
 def split_lines(text: str) -> list[str]:
