@@ -509,3 +509,17 @@ def test_numbers_keep_their_groups_and_word_but_names_and_code_stay_as_written()
     assert keep_numbers_together(html) == (
         '<p>unos 10\u00a0000\u00a0millones, 2,5\u00a0GB y 3\u00a0ms; x64 and float32 arrays</p>'
         '<pre><code>n = 10 000 items</code></pre><abbr title="1 000 x">1\u00a0000\u00a0veces</abbr>')
+
+
+def test_code_labels_keep_a_fences_own_options_and_mark_the_wrong_and_right_way():
+    from scripts.site.code_labels import labelled
+
+    page = ('## Common mistake { #common-mistake }\n\n```{.python #first raises="ValueError" title="bad.py"}\nf()\n```\n\n'
+            '```text\nValueError: x\n```\n\n```python\ng()\n```\n\n```{.text .output}\n1\n```\n\n## FAQ { #faq }\n\n'
+            '```python\nh()\n```\n')
+    lines = labelled(page, "es").split("\n")
+    assert lines[2] == ('```{.python .kb-wrong id="first" raises="ValueError" title="Incorrecto · Lanza ValueError · bad.py"'
+                        ' data-raises="ValueError"}')
+    assert lines[10] == '```{.python .kb-right title="Correcto"}'
+    assert lines[14] == '```{.text .output .kb-output title="Salida"}'
+    assert lines[20] == "```python"  # outside the section, no right way to mark

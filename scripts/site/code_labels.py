@@ -30,8 +30,11 @@ def _quoted(value: str) -> str:
 
 
 def _header(opener: str, fence: Fence, extra_class: str, title: str, data: dict[str, str]) -> str:
+    """The fence's opening line with the label added; its own id, classes and options kept."""
     marker = re.match(r"[ \t]*(`{3,}|~{3,})", opener)[1]
     parts = [f".{fence.lang}"] + [f".{c}" for c in fence.classes] + [f".{extra_class}"]
+    if fence.attrs.get("title"):
+        title = f"{title} · {fence.attrs['title']}"
     attrs = {**fence.attrs, **data, "title": title}
     parts += [f"{key}={_quoted(value)}" for key, value in attrs.items()]
     return f"{fence.indent}{marker}{{{' '.join(parts)}}}"
