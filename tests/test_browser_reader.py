@@ -161,11 +161,19 @@ def test_expected_errors_outputs_and_wrong_right_pairs_are_labelled(page, base_u
 
 
 def test_every_expected_error_block_of_the_site_is_marked(built_site):
-    for path in sorted(built_site.rglob("index.html")):
-        text = path.read_text(encoding="utf-8")
-        assert len(re.findall(r'<div class="language-python[^"]*" data-raises=', text)) == \
-            len(re.findall(r'class="language-python kb-(?:raises|wrong) highlight" data-raises="[\w.]+"><span '
-                           r'class="filename">', text)), path
+    cat = load_catalog()
+    total = 0
+    for page_id in cat.pages:
+        for lang in LANGS:
+            source = cat.page(page_id, lang)
+            expected = [f.attrs["raises"] for f in source.fences if f.lang in ("python", "py") and "raises" in f.attrs]
+            neutral = page_id[:-len("index")] if page_id.endswith("index") else page_id + "/"
+            html = (built_site / folder(lang) / neutral / "index.html").read_text(encoding="utf-8")
+            marked = re.findall(r'class="language-python kb-(?:raises|wrong) highlight"[^>]* data-raises="([\w.]+)">'
+                                r'<span class="filename">', html)
+            assert marked == expected, (page_id, lang)
+            total += len(expected)
+    assert total > 0
 
 
 # The verified badge
