@@ -44,9 +44,11 @@ test: $(STAMP) $(CHROMIUM)
 	$(PY) -m pytest || status=1; \
 	exit $$status
 
+# PAGE reaches the shell as an environment variable, never as recipe text: PAGE='x; cmd' runs nothing.
+check: export PAGE := $(PAGE)
 check: $(STAMP)
-	@if [ -z "$(PAGE)" ]; then echo "usage: make check PAGE=docs/glossary/vmap.md" >&2; exit 2; fi
-	$(PY) -m scripts.check_page $(PAGE)
+	@if [ -z "$$PAGE" ]; then echo "usage: make check PAGE=docs/glossary/vmap.md" >&2; exit 2; fi
+	$(PY) -m scripts.check_page "$$PAGE"
 
 new-term new-guide: $(STAMP)
 	@if [ -z "$(NAME)" ]; then echo "usage: make $@ NAME=scan" >&2; exit 2; fi

@@ -44,9 +44,28 @@ def load_catalog(config: SiteConfig | None = None, docs_dir: Path | None = None)
             catalog.errors.append(exc)
             continue
         catalog.pages.setdefault(page.page_id, {})[page.lang] = page
+    catalog.errors.extend(duplicate_slugs(catalog))
     for page in catalog.all_pages():
         catalog.errors.extend(front_matter_problems(page, catalog) + link_problems(page, catalog))
     return catalog
+
+
+def duplicate_slugs(catalog: Catalog) -> list[InputError]:
+    """Two content pages with one slug in different sections: related: [slug] could name either."""
+    first: dict[str, str] = {}
+    problems = []
+    for page_id in sorted(catalog.pages):
+        versions = catalog.pages[page_id]
+        page = versions.get(catalog.config.default_language) or next(iter(versions.values()))
+        if not is_content_page(page):
+            continue
+        slug = page.slug
+        if slug in first:
+            problems.append(InputError(page.path, 1, f"the slug {slug!r} is also the slug of {first[slug]}: slugs "
+                                       "are unique across sections (related: names pages by slug); rename one"))
+        else:
+            first[slug] = page_id
+    return problems
 
 
 def is_content_page(page: Page) -> bool:

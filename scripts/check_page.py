@@ -21,7 +21,11 @@ def main(argv: list[str]) -> int:
     if len(argv) != 1:
         print("usage: python -m scripts.check_page docs/glossary/vmap.md", file=sys.stderr)
         return 2
-    config = load_site_config()
+    try:
+        config = load_site_config()
+    except InputError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     _, page_id = language_of(Path(argv[0]), config)
     catalog = load_catalog(config)
     versions = catalog.pages.get(page_id, {})

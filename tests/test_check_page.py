@@ -27,3 +27,13 @@ def test_a_translation_names_the_same_page():
 def test_unknown_page_exits_2_with_its_name():
     done = check("docs/glossary/no-such-term.md")
     assert done.returncode == 2 and "docs/glossary/no-such-term.md: no such page" in done.stderr
+
+
+def test_make_check_never_runs_page_as_shell(tmp_path):
+    """PAGE='x; cmd' is a page name, not a command line."""
+    marker = tmp_path / "ran"
+    done = subprocess.run(["make", "--no-print-directory", "-o", ".venv/.installed", "check",
+                           f"PAGE=docs/nothing.md; touch {marker}", f"PY={sys.executable}"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert not marker.exists()
+    assert done.returncode != 0 and f"docs/nothing.md; touch {marker}: no such page" in done.stderr

@@ -153,7 +153,7 @@ def test_check_exit_status_and_output(capsys):
     assert err[2].startswith("error: tests/fixtures/i18n/parity/code.es.md:17: code differs from the block at ")
     # A stale translation in parity passes: staleness is for status and the site, not a failure.
     assert main(["check", str(FIXTURES / "parity" / "good.es.md")]) == 0
-    assert main(["check", str(FIXTURES / "front-matter")]) == 1
+    assert main(["check", str(FIXTURES / "front-matter")]) == 2  # yaml.es.md cannot be read at all
     assert main(["check", str(FIXTURES / "nowhere")]) == 2
     assert "nowhere: no such file or folder" in capsys.readouterr().err
 
@@ -346,6 +346,27 @@ def test_the_projects_term_lists_are_readable_and_cover_every_translated_languag
     for terminology in lists.values():
         concepts = [term.en for term in terminology.terms]
         assert len(concepts) == len(set(concepts)), f"{terminology.path} lists a concept twice"
+
+
+def test_hostile_front_matter_and_duplicate_slugs_are_named_without_a_crash(tmp_path, capsys):
+    """Nesting that overflows the stack and an alias bomb are refused at read time (exit 2, named at
+    their line); two content pages with one slug are named too, since related: [slug] would pick one."""
+    page = "---\ntitle: {title}\nsummary: A page.\nkind: {kind}\n---\n# Page\n"
+    bomb = "a: &a [1, 1, 1, 1, 1, 1, 1, 1, 1]\n" + "".join(
+        f"{chr(98 + i)}: &{chr(98 + i)} [" + ", ".join([f"*{chr(97 + i)}"] * 9) + "]\n" for i in range(10))
+    for folder in ("glossary", "guides"):
+        (tmp_path / folder).mkdir()
+    (tmp_path / "glossary" / "deep.md").write_text(page.format(title="[" * 600 + "]" * 600, kind="term"))
+    (tmp_path / "glossary" / "bomb.md").write_text(page.format(title="Bomb", kind="term").replace(
+        "---\n# Page", bomb + "---\n# Page"))
+    (tmp_path / "glossary" / "jit.md").write_text(page.format(title="jit", kind="term"))
+    (tmp_path / "guides" / "jit.md").write_text(page.format(title="jit", kind="guide"))
+    assert main(["check", str(tmp_path)]) == 2
+    errors = capsys.readouterr().err
+    assert f"{tmp_path}/glossary/deep.md:2: front matter is nested more than 20 levels deep" in errors
+    assert f"{tmp_path}/glossary/bomb.md:8: front matter uses more than 20 aliases" in errors
+    assert f"{tmp_path}/guides/jit.md:1: the slug 'jit' is also the slug of glossary/jit" in errors
+    assert "Traceback" not in errors
 
 
 def test_a_link_whose_text_wraps_is_read_at_the_line_it_starts(tmp_path):

@@ -82,3 +82,15 @@ def test_lf_reruns_only_the_failed_blocks(project):
     pytest_in(project, "docs", "-q")
     done = pytest_in(project, "docs", "-q", "--lf")
     assert "2 failed" in done.stdout and "passed" not in done.stdout.splitlines()[-1]
+
+
+def test_an_unreadable_page_is_one_failing_item_and_the_session_goes_on(project, tmp_path):
+    broken = tmp_path / "broken"
+    shutil.copytree(project, broken, ignore=shutil.ignore_patterns(".pytest_cache"))
+    (broken / "docs" / "glossary" / "bad.md").write_text(PAGE.replace("```python\nprint(41)", '```{.python timeout="1e9"}\nprint(41)'))
+    (broken / "tests" / "test_tooling.py").write_text("def test_tooling_still_runs():\n    pass\n")
+    done = pytest_in(broken, "docs", "tests", "-q")
+    assert "error during collection" not in done.stdout and "Interrupted" not in done.stdout
+    assert "FAILED docs/glossary/bad.md::page" in done.stdout
+    assert "error: docs/glossary/bad.md:16: timeout='1e9' is more than 86400" in done.stdout
+    assert "3 failed, 3 passed" in done.stdout  # the page, the two wrong outputs; two blocks and the tooling test

@@ -3,6 +3,7 @@ failures, crashes, configuration leaks, dedupe across languages and bad input.""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -159,9 +160,9 @@ def test_pages_with_different_code_run_separately(dedupe):
 def test_report_follows_the_design_schema(dedupe):
     report = build_report(list(dedupe.values()), "cpu", {"jax": "x", "jaxlib": "y", "python": "z",
                                                         "device_kind": "cpu"})
-    # DESIGN.md's keys in its order, with the additions of later issues (engine, protections, group).
+    # DESIGN.md's keys in its order, with the additions of later issues (engine, protections, group, input_errors).
     assert list(report) == ["jax", "jaxlib", "python", "device", "device_kind", "engine", "created", "protections",
-                            "summary", "blocks"]
+                            "summary", "blocks", "input_errors"]
     assert report["summary"] == {"passed": 4, "failed": 4, "skipped": 0, "not_run": 0, "executed": 4, "reused": 0}
     block = report["blocks"][0]
     assert list(block) == ["file", "line", "lang", "page", "index", "digest", "status", "reason",
@@ -180,6 +181,14 @@ BAD = {
     "orphan_output.md": (5, "must come right after the Python block"),
     "unclosed_fence.md": (3, "never closed"),
     "unknown_option.md": (7, "unknown fence option 'slow'"),
+    "deep_front_matter.md": (2, "front matter is nested more than 20 levels deep"),
+    "alias_bomb.md": (8, "front matter uses more than 20 aliases"),
+    "huge_timeout.md": (3, "timeout='1e9' is more than 86400"),
+    "repeated_option.md": (3, "fence option 'timeout' is given twice"),
+    "raises_system_exit.md": (3, "raises='SystemExit' can never pass"),
+    "include_folder.md": (4, "include 'fixture' is a folder, not a file"),
+    "include_loop.md": (4, "include loop: 'fixture/loop.py' is already being included"),
+    "include_latin1.md": (4, "include snippets/fixture/latin1.py is not utf-8 text"),
 }
 
 
@@ -190,6 +199,50 @@ def test_bad_input_exits_2_naming_file_and_line_and_the_rest_still_runs():
         expected = f"error: tests/fixtures/snippets/bad/{name}:{line}: "
         assert any(l.startswith(expected) and message in l for l in done.stderr.splitlines()), (name, done.stderr)
     assert "tests/fixtures/snippets/crash/healthy.md: 1 passed" in done.stdout
+    assert "error: tests/fixtures/snippets/bad/unknown_language.de.md: the language suffix .de is not one of " \
+           "mkdocs.yml's languages" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_report_lists_input_errors_and_counts_only_blocks_that_ran(tmp_path):
+    done = cli(str(FIXTURES / "bad" / "huge_timeout.md"), str(FIXTURES / "rows" / "fence_table.md"),
+               "--json", str(tmp_path / "r.json"))
+    assert done.returncode == 2, done.stderr
+    report = json.loads((tmp_path / "r.json").read_text())
+    assert report["input_errors"] == [{"file": "tests/fixtures/snippets/bad/huge_timeout.md", "line": 3,
+                                       "message": "timeout='1e9' is more than 86400"}]
+    ran = [b for b in report["blocks"] if b["status"] in ("passed", "failed")]
+    assert report["summary"]["executed"] == len(ran) < len(report["blocks"])  # .no-run and .gpu did not run
+
+
+def test_json_pointing_at_a_folder_is_refused_before_running(tmp_path):
+    done = cli(str(FIXTURES / "crash" / "healthy.md"), "--json", str(tmp_path))
+    assert done.returncode == 2
+    assert done.stderr.startswith(f"error: --json {tmp_path}: is a folder")
+    assert "passed" not in done.stdout
+
+
+def test_a_bom_before_front_matter_is_ignored(tmp_path):
+    page = tmp_path / "bom.md"
+    page.write_bytes("\ufeff---\ntitle: BOM\nsummary: Saved with a BOM.\nkind: term\n---\n# BOM\n\n"
+                     "```python\nprint(1)\n```\n".encode())
+    from scripts.markdown import read_page
+    assert read_page(page).meta == {"title": "BOM", "summary": "Saved with a BOM.", "kind": "term"}
+    assert cli(str(page)).returncode == 0
+
+
+def test_an_include_resolving_outside_snippets_is_an_input_error(tmp_path):
+    (tmp_path / "snippets").mkdir()
+    (tmp_path / "snippets" / "passwd.py").symlink_to("/etc/passwd")
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "leak.md").write_text("# Leak\n\n```python\n--8<-- \"passwd.py\"\n```\n")
+    (tmp_path / "mkdocs.yml").write_text("markdown_extensions:\n  - pymdownx.superfences\n"
+                                         "  - pymdownx.snippets:\n      base_path: [snippets]\n")
+    done = subprocess.run([sys.executable, "-m", "scripts.snippets"], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=300, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 2
+    assert ("error: docs/leak.md:4: include 'passwd.py' resolves to /etc/passwd, outside snippets/"
+            in done.stderr), done.stderr
 
 
 def test_exit_codes_and_json_report(tmp_path):

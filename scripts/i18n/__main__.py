@@ -76,11 +76,19 @@ def run_check(target: Path | None, terminology: Path | None) -> int:
     files = len({p.path for p in problems})
     print(f"translations: {len(problems)} problems in {files} files" if problems
           else "translations: every translation is in parity with its English page and keeps to its term list")
+    readable = {page.path for page in catalog.all_pages()}
+    if any(p.path not in readable for p in problems):
+        return 2  # a page that cannot be read at all, as for the other tools
     return 1 if problems else 0
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
+    try:
+        load_site_config()
+    except InputError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     if args.command == "status":
         return run_status(args.dir, args.json)
     if args.command == "mark":

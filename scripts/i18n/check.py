@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from ..catalog import Catalog, front_matter_problems
+from ..catalog import Catalog, duplicate_slugs, front_matter_problems
 from ..markdown import InputError
 from .paths import english_source
 from .parity import parity_problems
@@ -24,7 +24,7 @@ def check_problems(catalog: Catalog, in_scope: Callable[[str], bool] = lambda pa
     terminologies, list_problems = load_terminologies(terminology_dir or config.root / "terminology", config)
     readable = {page.path for page in catalog.all_pages()}
     unreadable = [e for e in catalog.errors if e.path not in readable]  # the rest are link problems
-    problems = list(unreadable)
+    problems = list(unreadable) + duplicate_slugs(catalog)
     for page in catalog.all_pages():
         problems.extend(front_matter_problems(page, catalog))
     for versions in catalog.pages.values():

@@ -5,7 +5,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..markdown import load_site_config
+from ..markdown import InputError, load_site_config
 from . import lint_files
 
 
@@ -15,7 +15,11 @@ def main(argv: list[str] | None = None) -> int:
                                                  "alt text, unknown fence languages and options.")
     parser.add_argument("paths", nargs="*", type=Path, help="Markdown files or folders (default: docs/)")
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
-    config = load_site_config()
+    try:
+        config = load_site_config()
+    except InputError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     paths = args.paths or [config.docs_dir]
     for path in paths:
         if not path.exists():

@@ -5,16 +5,15 @@ from __future__ import annotations
 import dataclasses
 
 from ..markdown import Fence, InputError, Page
-from ..snippets.options import is_output, is_python, page_blocks
+from ..snippets.options import HIGHLIGHT_ATTRS, is_output, is_python, page_blocks
 
 KNOWN_LANGUAGES = ("text", "bash", "console", "shell", "yaml", "toml", "json", "markdown", "md", "ini", "diff",
                    "output", "python", "py", "pycon", "html", "css", "js", "javascript")
-HIGHLIGHT_OPTIONS = {"title", "linenums", "hl_lines"}  # what pymdownx.highlight takes on any fence
 
 
 def _unknown_options(fence: Fence) -> list[str]:
     return [f".{c}" for c in fence.classes] + [fence.attrs[k] if k == "?" else k
-                                              for k in sorted(set(fence.attrs) - HIGHLIGHT_OPTIONS)]
+                                              for k in sorted(set(fence.attrs) - HIGHLIGHT_ATTRS)]
 
 
 def _engine_problem(page: Page, i: int) -> InputError | None:
@@ -43,11 +42,21 @@ def _other_problem(path: str, fence: Fence) -> InputError | None:
     return None
 
 
+def _hidden_problem(path: str, fence: Fence) -> InputError:
+    """The engine does not run what readers cannot see; a fence hidden from them is a mistake or a trick."""
+    return InputError(path, fence.line, f"code fence ```{fence.info.strip()} is {fence.hidden}; the snippet "
+                      "engine does not run it")
+
+
 def fence_problems(page: Page) -> list[InputError]:
     problems: list[InputError] = []
     for i, fence in enumerate(page.fences):
-        problem = (_engine_problem(page, i) if is_python(fence) or is_output(fence)
-                   else _other_problem(page.path, fence))
+        if fence.hidden:
+            problem = _hidden_problem(page.path, fence)
+        elif is_python(fence) or is_output(fence):
+            problem = _engine_problem(page, i)
+        else:
+            problem = _other_problem(page.path, fence)
         # An .output block checked with a bad Python block repeats that block's problem.
         if problem and str(problem) not in map(str, problems):
             problems.append(problem)

@@ -17,8 +17,9 @@ from .errors import InputError
 from .includes import SourceLine
 
 OPENER = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^`]*?)[ \t]*$")
-# Lines whose indented continuation belongs to them: admonitions, details, content tabs, list items.
-CONTAINER = re.compile(r"^(?:(?:!!!|\?\?\?\+?|===\+?)[ \t]|[-*+][ \t]+\S|\d{1,9}[.)][ \t]+\S)")
+# Lines whose indented continuation belongs to them: admonitions, details, content tabs, list items,
+# definitions (def_list) and footnotes.
+CONTAINER = re.compile(r"^(?:(?:!!!|\?\?\?\+?|===\+?)[ \t]|[-*+][ \t]+\S|\d{1,9}[.)][ \t]+\S|:[ \t]+\S|\[\^[^\]]+\]:)")
 TAB_LENGTH = 4  # Python-Markdown's: the indent of nested content and of indented code blocks
 
 HIDDEN_IN_COMMENT = "inside an HTML comment, so the site does not show it"
@@ -124,7 +125,8 @@ class Layout:
         self.in_indented_code = coded
         if not coded and not fence:
             if not self.in_comment and CONTAINER.match(stripped):
-                self.content_indents.append(_width(text[:len(text) - len(text.lstrip())]) + TAB_LENGTH)
+                # Python-Markdown nests by whole tab stops: "  - sub" is an item of the same list.
+                self.content_indents.append(self.content_indents[-1] + TAB_LENGTH)
             self._track_comment(stripped)
         self.blank_before = False
 

@@ -13,6 +13,7 @@ from .includes import Includes, SourceLine
 from .site_config import SiteConfig, load_site_config
 
 NEWLINE = re.compile(r"\r\n|\r|\n")
+LANGUAGE_CODE = re.compile(r"^[a-z]{2,3}(?:[-_][A-Za-z]{2,4})?$")
 HEADING_ID = re.compile(r"^#{1,6}[ \t].*?\{[^}]*#(?P<id>[\w-]+)[^}]*\}[ \t]*$")
 LINK = re.compile(r"!?\[[^\]]*\]\((?P<target>[^)\s]+)(?:\s+\"[^\"]*\")?\)")
 
@@ -88,6 +89,15 @@ def language_of(path: Path, config: SiteConfig) -> tuple[str, str]:
     return config.default_language, stem
 
 
+def unknown_language(path: Path, config: SiteConfig) -> str | None:
+    """The suffix of vmap.de.md when it reads as a language code that mkdocs.yml does not list:
+    the site would build it as an English page named vmap.de."""
+    base, _, suffix = path.name[:-3].rpartition(".") if path.name.endswith(".md") else ("", "", "")
+    if len(config.languages) > 1 and base and LANGUAGE_CODE.match(suffix) and suffix not in config.languages:
+        return suffix
+    return None
+
+
 def display_path(path: Path, config: SiteConfig) -> str:
     path = path.resolve()
     return path.relative_to(config.root).as_posix() if path.is_relative_to(config.root) else str(path)
@@ -103,6 +113,11 @@ def read_page(path: str | Path, config: SiteConfig | None = None, text: str | No
             text = path.read_bytes().decode("utf-8")
         except UnicodeDecodeError as exc:
             raise InputError(shown, None, f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+        except OSError as exc:
+            raise InputError(shown, None, f"cannot be read: {exc.strerror or exc}") from None
+    if suffix := unknown_language(path, config):
+        raise InputError(shown, None, f"the language suffix .{suffix} is not one of mkdocs.yml's languages "
+                         f"({', '.join(config.languages)}): add the language first (make new-lang), or rename the file")
     meta, body_start, meta_lines = split_front_matter(text, shown)
     lang, page_id = language_of(path, config)
     raw_lines = split_lines(text)[body_start - 1:]

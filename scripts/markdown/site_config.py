@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
+from mkdocs.exceptions import ConfigurationError
 from mkdocs.utils.yaml import yaml_load
 
 from .errors import InputError
@@ -70,11 +71,13 @@ def _read_yaml(config_file: Path) -> dict:
         raise InputError(config_file, None, f"cannot be read: {exc.strerror}") from None
     except UnicodeDecodeError as exc:
         raise InputError(config_file, None, f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-    except yaml.YAMLError as exc:
+    except (yaml.YAMLError, ConfigurationError) as wrapped:
+        inner = wrapped.__cause__ or wrapped.__context__  # mkdocs wraps the YAML error
+        exc = inner if isinstance(inner, yaml.YAMLError) else wrapped
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        if "python/name" in str(exc):  # the emoji extension names Material's functions
-            problem += " (is mkdocs-material installed in this Python?)"
+        if "Python object" in (getattr(exc, "context", None) or ""):  # !!python/name: Material's emoji functions
+            problem += " (a !!python/name: tag needs its module: is mkdocs-material installed in this Python?)"
         raise InputError(config_file, mark.line + 1 if mark else None, f"not usable YAML: {problem}") from None
     except RecursionError:
         raise InputError(config_file, None, "nested too deeply to read") from None

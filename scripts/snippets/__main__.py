@@ -4,9 +4,11 @@ python -m scripts.snippets merge A.json B.json ... --json OUT"""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
+from pathlib import Path
 
-from ..markdown import InputError, load_site_config
+from ..markdown import InputError, SiteConfig, load_site_config
 from . import identity, merge
 from .engine import Engine, load
 from .pool import EngineError
@@ -66,13 +68,44 @@ def _shard_spec(text: str):
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def _argument_errors(args: argparse.Namespace) -> list[str]:
+    """What makes the command unusable before anything runs."""
+    problems = []
+    if args.output_limit < 1:
+        problems.append(f"--output-limit {args.output_limit}: give a positive number of characters")
+    if args.json and Path(args.json).is_dir():
+        problems.append(f"--json {args.json}: is a folder; name the report's file, such as {args.json}/cpu.json")
+    return problems
+
+
+def _paths(args: argparse.Namespace, config: SiteConfig) -> tuple[list[Path], list[InputError], SiteConfig]:
+    """The paths that exist, an error for each that does not, and the configuration to read them with:
+    without mkdocs.yml, a folder given is the docs folder."""
+    named = [Path(p) for p in args.paths] or [config.docs_dir]
+    missing = [InputError(p, None, "no such file or folder") for p in named if not p.exists()]
+    present = [p for p in named if p.exists()]
+    if config.config_file is None and len(present) == 1 and present[0].is_dir():
+        config = dataclasses.replace(config, docs_dir=present[0].resolve())
+    return present, missing, config
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["merge"]:
         return merge.main(argv[1:])
     args = parse_args(argv)
-    config = load_site_config()
-    loaded, input_errors = load(args.paths or [config.docs_dir], config)
+    if problems := _argument_errors(args):
+        for problem in problems:
+            print(f"error: {problem}", file=sys.stderr)
+        return 2
+    try:
+        config = load_site_config()
+    except InputError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    paths, input_errors, config = _paths(args, config)
+    loaded, unreadable = load(paths, config) if paths else ([], [])
+    input_errors += unreadable
     try:
         earlier = {name: read_report(path) for name, path in (("durations", args.shard_durations),
                                                               ("reuse", args.reuse)) if path}
@@ -113,7 +146,7 @@ def main(argv: list[str] | None = None) -> int:
             # A run that executed nothing (all reused, or an empty shard) learns its setup without JAX.
             info = engine.info or identity.current(args.device)
             write_report(args.json, build_report(results, args.device, info, selection.groups, selection.reused,
-                                                 selection.report_fields))
+                                                 selection.report_fields, input_errors))
         except InputError as exc:
             input_errors.append(exc)
             print(f"error: {exc}", file=sys.stderr)
@@ -129,8 +162,8 @@ def main(argv: list[str] | None = None) -> int:
     totals = summary(results)
     reused = f", {len(selection.reused_results)} from {args.reuse}" if args.reuse else ""
     print(f"{totals['passed']} passed, {totals['failed']} failed, {totals['skipped']} skipped, "
-          f"{totals['not_run']} not run ({totals['executed']} blocks executed, the rest reused from identical pages"
-          f"{reused})")
+          f"{totals['not_run']} not run ({totals['executed']} blocks executed here{reused})"
+          + (f"; {len(input_errors)} input errors" if input_errors else ""))
     if input_errors:
         return 2
     return 1 if totals["failed"] else 0

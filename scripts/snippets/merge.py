@@ -16,7 +16,7 @@ from collections import Counter
 
 from ..markdown import InputError
 from . import identity
-from .report import STATUSES, write_report
+from .report import STATUSES, ran, write_report
 from .reuse import read_report
 
 
@@ -75,7 +75,7 @@ def _check_shards(reports: list[tuple[str, dict]], shards: list[dict]) -> None:
 
 def summary(blocks: list[dict]) -> dict:
     counts = Counter(b["status"] for b in blocks)
-    return {**{s: counts.get(s, 0) for s in STATUSES}, "executed": sum(bool(b.get("executed")) for b in blocks),
+    return {**{s: counts.get(s, 0) for s in STATUSES}, "executed": sum(ran(b.get("executed"), b["status"]) for b in blocks),
             "reused": sum("reused_from" in b for b in blocks)}
 
 

@@ -1,4 +1,8 @@
-"""pytest glue: one item per Python block of the pages in docs/; the engine does all the work."""
+"""pytest glue: one item per Python block of the pages in docs/; the engine does all the work.
+
+Installed, the plugin is loaded in every pytest run (entry point pytest11), so it collects nothing
+unless a project asks for it: `pytest --snippets`, or `snippets = true` in its pytest settings.
+"""
 from __future__ import annotations
 
 import os
@@ -6,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from ..markdown import InputError, load_site_config
+from ..markdown import InputError, SiteConfig, load_site_config
 from .engine import BlockResult, Engine, load_page
 from .pool import EngineError
 from .report import build_report, describe_failure, write_report
@@ -16,6 +20,10 @@ _SESSION = pytest.StashKey["SnippetSession"]()
 
 def pytest_addoption(parser):
     group = parser.getgroup("snippets", "executed examples of the Markdown pages")
+    group.addoption("--snippets", action="store_true", default=None,
+                    help="run the Python blocks of the pages in the docs folder of mkdocs.yml as tests")
+    parser.addini("snippets", "run the Python blocks of the Markdown pages as tests (the --snippets flag)",
+                  type="bool", default=False)
     group.addoption("--device", choices=("cpu", "gpu"), default="cpu", help="device kind the blocks run on")
     group.addoption("--snippets-json", metavar="FILE", help="write the engine's JSON report there")
     group.addoption("--snippets-jobs", type=int, default=os.cpu_count() or 1, help="worker processes")
@@ -24,10 +32,12 @@ def pytest_addoption(parser):
 class SnippetSession:
     """Runs, on first need, every page that has a selected item, and hands out results."""
 
-    def __init__(self, config):
+    def __init__(self, config, site: SiteConfig):
+        self.site = site
         self.engine = Engine(device=config.getoption("device"), jobs=config.getoption("snippets_jobs"))
         self.pages: dict[str, object] = {}  # path -> LoadedPage, for the selected items
         self.results: dict[tuple[str, int], BlockResult] = {}
+        self.input_errors: list[InputError] = []
         self.stream = None
         self.error: str | None = None
 
@@ -35,7 +45,7 @@ class SnippetSession:
         if self.error:
             pytest.fail(self.error, pytrace=False)
         if self.stream is None:
-            self.stream = self.engine.run(list(self.pages.values()), load_site_config().default_language)
+            self.stream = self.engine.run(list(self.pages.values()), self.site.default_language)
         try:
             while (path, index) not in self.results:
                 for r in next(self.stream):
@@ -52,16 +62,39 @@ class SnippetSession:
 
 class MarkdownPage(pytest.File):
     def collect(self):
+        session = self.config.stash[_SESSION]
         try:
-            loaded = load_page(self.path)
+            loaded = load_page(self.path, session.site)
         except InputError as exc:
-            raise self.CollectError(str(exc)) from None
+            # One failing item, not a collection error: that would stop the whole session.
+            session.input_errors.append(exc)
+            yield UnreadablePage.from_parent(self, name="page", error=exc)
+            return
         for block in loaded.blocks:
             yield BlockItem.from_parent(self, name=f"line{block.line}", loaded=loaded, block=block)
 
 
 class BlockFailure(Exception):
     pass
+
+
+class UnreadablePage(pytest.Item):
+    """A page the engine cannot use: it fails with the reader's message, the other pages still run."""
+
+    def __init__(self, *, error: InputError, **kwargs):
+        super().__init__(**kwargs)
+        self.error = error
+
+    def runtest(self):
+        raise BlockFailure(f"error: {self.error}")
+
+    def repr_failure(self, excinfo):
+        if isinstance(excinfo.value, BlockFailure):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self):
+        return self.path, (self.error.line or 1) - 1, self.error.where
 
 
 class BlockItem(pytest.Item):
@@ -85,29 +118,51 @@ class BlockItem(pytest.Item):
         return self.path, self.block.line - 1, f"{self.loaded.page.path}:{self.block.line}"
 
 
+def _enabled(config) -> bool:
+    flag = config.getoption("snippets")
+    return flag if flag is not None else config.getini("snippets")
+
+
 def pytest_collect_file(file_path: Path, parent):
-    docs = load_site_config().docs_dir.resolve()
-    if file_path.suffix == ".md" and file_path.resolve().is_relative_to(docs):
+    snippet_session = parent.config.stash.get(_SESSION, None)
+    if snippet_session is None:
+        return None
+    if file_path.suffix == ".md" and file_path.resolve().is_relative_to(snippet_session.site.docs_dir.resolve()):
         return MarkdownPage.from_parent(parent, path=file_path)
     return None
 
 
 def pytest_configure(config):
-    config.stash[_SESSION] = SnippetSession(config)
+    if not _enabled(config):
+        return
+    try:
+        site = load_site_config(Path(config.rootpath, "mkdocs.yml") if (config.rootpath / "mkdocs.yml").is_file()
+                                else None)
+    except InputError as exc:
+        raise pytest.UsageError(f"the snippet engine cannot read the project's configuration: {exc}") from None
+    config.stash[_SESSION] = SnippetSession(config, site)
 
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(session, config, items):
-    snippet_session = config.stash[_SESSION]
+    snippet_session = config.stash.get(_SESSION, None)
+    if snippet_session is None:
+        return
     for item in items:
         if isinstance(item, BlockItem):
             snippet_session.pages[item.loaded.page.path] = item.loaded
 
 
 def pytest_sessionfinish(session):
-    snippet_session = session.config.stash[_SESSION]
+    snippet_session = session.config.stash.get(_SESSION, None)
+    if snippet_session is None:
+        return
     snippet_session.close()
     target = session.config.getoption("snippets_json")
-    if target and snippet_session.results:
-        write_report(target, build_report(list(snippet_session.results.values()),
-                                          snippet_session.engine.device, snippet_session.engine.info))
+    if target and (snippet_session.results or snippet_session.input_errors):
+        try:
+            write_report(target, build_report(list(snippet_session.results.values()), snippet_session.engine.device,
+                                              snippet_session.engine.info, input_errors=snippet_session.input_errors))
+        except InputError as exc:
+            session.config.get_terminal_writer().line(f"error: {exc}", red=True)
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED

@@ -9,6 +9,7 @@ from collections import Counter
 from pathlib import Path
 
 from ..atomic_write import write_atomic
+from ..markdown import InputError
 from .engine import BlockResult
 from .identity import engine_version
 
@@ -23,8 +24,14 @@ def _version(package: str) -> str:
 
 
 def summary(results: list[BlockResult]) -> dict:
+    """Blocks by status; "executed" counts the blocks that ran here (not skipped, not .no-run, not reused)."""
     counts = Counter(r.status for r in results)
-    return {**{s: counts.get(s, 0) for s in STATUSES}, "executed": sum(r.executed for r in results)}
+    return {**{s: counts.get(s, 0) for s in STATUSES}, "executed": sum(ran(r.executed, r.status) for r in results)}
+
+
+def ran(executed: bool, status: str) -> bool:
+    """Whether a block ran in this run: executed here (not reused) and neither skipped nor .no-run."""
+    return bool(executed) and status in ("passed", "failed")
 
 
 def block_entry(r: BlockResult, group: str = "", reused_from: dict | None = None) -> dict:
@@ -36,9 +43,15 @@ def block_entry(r: BlockResult, group: str = "", reused_from: dict | None = None
             "group": group, **({"reused_from": reused_from} if reused_from else {})}
 
 
+def input_error_entry(error: InputError) -> dict:
+    return {"file": error.path, "line": error.line, "message": error.message}
+
+
 def build_report(results: list[BlockResult], device: str, info: dict, groups: dict[str, str] | None = None,
-                 reused: dict[str, dict] | None = None, extra: dict | None = None) -> dict:
-    """`groups` and `reused` are by page path; `extra` adds top-level fields (the shard, the corpus)."""
+                 reused: dict[str, dict] | None = None, extra: dict | None = None,
+                 input_errors: list[InputError] = ()) -> dict:
+    """`groups` and `reused` are by page path; `extra` adds top-level fields (the shard, the corpus);
+    pages that could not be used are listed in input_errors, not left out."""
     ordered = sorted(results, key=lambda r: (r.page.path, r.block.line))
     groups, reused = groups or {}, reused or {}
     return {
@@ -53,6 +66,7 @@ def build_report(results: list[BlockResult], device: str, info: dict, groups: di
         **(extra or {}),
         "summary": {**summary(ordered), "reused": sum(r.page.path in reused for r in ordered)},
         "blocks": [block_entry(r, groups.get(r.page.path, ""), reused.get(r.page.path)) for r in ordered],
+        "input_errors": [input_error_entry(e) for e in sorted(input_errors, key=lambda e: (e.path, e.line or 0))],
     }
 
 
@@ -64,7 +78,7 @@ def write_report(path: str | Path, report: dict) -> None:
 
 def describe_failure(r: BlockResult) -> str:
     """What a reader of the failure needs: where, the block, and what went wrong."""
-    parts = [f"{r.page.path}:{r.block.line}: block failed", _indent(r.block.code.rstrip())]
+    parts = [f"{r.page.path}:{r.block.line}: block failed", _indent(r.block.fence.code.rstrip())]  # as shown
     if r.error and r.error["type"] == "OutputMismatch":
         parts += [r.error["message"], "expected output:", _indent(r.block.expected.rstrip()),
                   "actual output:", _indent(r.stdout.rstrip() or "(nothing)")]

@@ -13,9 +13,11 @@ from dataclasses import dataclass
 
 PROMPT = re.compile(r"^(?:>>>|\.\.\.)(?: |$)")
 TRACEBACK = "Traceback (most recent call last):"
+SKIP = re.compile(r"#\s*doctest:.*\+SKIP")  # the author's word that a statement is not to be run
 EXCEPTION_LINE = re.compile(r"^(?P<name>[A-Za-z_][\w.]*)(?::|$)")
-# The interpreter prints the repr of an expression's value unless it is None.
-ECHO = "(lambda __value: None if __value is None else print(repr(__value)))("
+# The interpreter prints the repr of an expression's value unless it is None; the expression goes
+# in its own parentheses, so that `a, b` stays one tuple.
+ECHO = "(lambda __value: None if __value is None else print(repr(__value)))(("
 
 
 @dataclass(frozen=True)
@@ -55,7 +57,7 @@ def _echoed(code_lines: list[str], numbers: list[int]) -> None:
     node = tree.body[0]
     first, last = numbers[node.lineno - 1], numbers[node.end_lineno - 1]
     end = code_lines[last]
-    code_lines[last] = end[:node.end_col_offset] + ")" + end[node.end_col_offset:]
+    code_lines[last] = end[:node.end_col_offset] + "))" + end[node.end_col_offset:]
     start = code_lines[first]
     code_lines[first] = start[:node.col_offset] + ECHO + start[node.col_offset:]
 
@@ -64,7 +66,8 @@ def read_session(code: str) -> Session:
     lines = [line.rstrip() for line in code.splitlines()]
     indent = min((len(l) - len(l.lstrip()) for l in lines if l.strip().startswith(">>>")), default=0)
     lines = [l[indent:] if l[:indent].strip() == "" else l.lstrip() for l in lines]
-    statements = _statements(lines)
+    statements = [(numbers, output) for numbers, output in _statements(lines)
+                  if not any(SKIP.search(lines[n]) for n in numbers)]
     code_lines = ["" for _ in lines]
     for numbers, _ in statements:
         for n in numbers:
