@@ -368,7 +368,8 @@ def path_of(href: str) -> str:
     return urlsplit(href).path
 
 
-WORDS = {"es": "vectorización", "ro": "vectorizare", "sk": "vektorizácia", "ru": "векторизации", "en": "batch"}
+WORDS = {"es": "vectorización", "ro": "vectorizare", "sk": "vektorizácia", "ru": "векторизации",
+         "en": "batch"}
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -134,7 +134,8 @@ def verified_badge(page: Page, runs: list[Run], lang: str, site_path: str) -> st
     latest = max(run.date for run in backing)
     devices = ", ".join(f'<a href="{html.escape(site_path + run.report)}">{html.escape(run.device)}</a>'
                         for run in backing)
-    sentence = " ".join(ui_string(lang, "verified").format(jax=run.jax, device=run.device, date=local_date(run.date, lang))
+    sentence = " ".join(ui_string(lang, "verified").format(jax=run.jax, device=run.device,
+                                                           date=local_date(run.date, lang))
                         for run in backing).replace("..", ".")  # a date that ends in "г." ends the sentence
     details = (f' <time datetime="{html.escape(latest)}">{html.escape(local_date(latest, lang))}</time>'
                f' · JAX {html.escape(backing[0].jax)} · {devices}')
