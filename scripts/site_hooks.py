@@ -123,7 +123,7 @@ def on_page_markdown(markdown, page, config, files):
         # An English fallback belongs to the English search index, not to this language's.
         page.meta["search"] = {**(page.meta.get("search") or {}), "exclude": True}
     return (f"{code_labels.labelled(markdown, lang)}\n\n{notices.GENERATED}\n"
-            + home.start_here(source.page_id, lang)
+            + home.start_here(source.page_id, lang, cat)
             + term_index.index_section(source.page_id, lang, cat)
             + related_section(page.meta, page.file.src_uri, lang, cat))
 

@@ -7,19 +7,20 @@ from __future__ import annotations
 
 import html
 
-from scripts.catalog import ui_string
+from scripts.catalog import Catalog, ui_string
 
 HOME = "index"
+# The index pages the home page leads to, each with its line; a site without one leaves it out.
+ENTRIES = [("glossary/index", "start_glossary"), ("guides/index", "start_guides")]
 
 
-def start_here(page_id: str, lang: str) -> str:
+def start_here(page_id: str, lang: str, cat: Catalog) -> str:
     """The Markdown section for the home page; empty for every other page."""
     if page_id != HOME:
         return ""
     text = lambda key: html.escape(ui_string(lang, key))  # noqa: E731
+    links = "".join(f"- [{text(key)}]({index}.md)\n" for index, key in ENTRIES if index in cat.pages)
     return (f"\n\n## {text('start_title')} {{ #start-here }}\n\n"
-            f'<div class="kb-start" data-kb-start markdown>\n\n'
-            f"- [{text('start_glossary')}](glossary/index.md)\n"
-            f"- [{text('start_guides')}](guides/index.md)\n"
+            f'<div class="kb-start" data-kb-start markdown>\n\n{links}'
             f'- <label class="kb-start__search" for="__search">{text("start_search")}</label>\n'
             f"\n</div>\n")
