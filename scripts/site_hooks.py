@@ -21,8 +21,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from scripts.catalog import Catalog, load_catalog, ui_string  # noqa: E402
 from scripts.markdown import InputError, Page  # noqa: E402
-from scripts.site import (accessibility, alternates, code_labels, home, nav_order, not_found,  # noqa: E402
-                          notices, numbers, search_index, template_cache, term_index, tooltips, verified)
+from scripts.site import (accessibility, alternates, code_labels, csp, home, nav_order, not_found,  # noqa: E402
+                          notices, numbers, sanitize, search_index, template_cache, term_index, tooltips,
+                          verified)
 from scripts.site.escape import template_meta  # noqa: E402
 from scripts.site.related import related_section  # noqa: E402
 
@@ -129,6 +130,8 @@ def on_page_markdown(markdown, page, config, files):
 
 
 def on_page_content(html, page, config, files):
+    html = sanitize.page_html(html)  # the page's own HTML; the hooks' notices are added after
+    sanitize.toc_titles(page.toc)
     cat = catalog(config)
     lang = _language(config)
     source = _source(page, cat)
@@ -160,15 +163,16 @@ def on_template_context(context, template_name, config):
     return context
 
 
-def on_post_page(output, page, config):
-    output = accessibility.named_landmarks(output, ui_string(_language(config), "search"))
-    return alternates.head_to_language_roots(output, _site_path(config), config.plugins["i18n"].default_language)
-
-
 def on_post_template(output, template_name, config):
     if template_name == "404.html":
-        return not_found.write(output, config.site_dir, _folder(config))
+        return not_found.write(csp.with_policy(output), config.site_dir, _folder(config))
     return output
+
+
+def on_post_page(output, page, config):
+    output = accessibility.named_landmarks(output, ui_string(_language(config), "search"))
+    output = alternates.head_to_language_roots(output, _site_path(config), config.plugins["i18n"].default_language)
+    return csp.with_policy(output)
 
 
 @event_priority(-110)  # after mkdocs-static-i18n has built every language and written their joint index

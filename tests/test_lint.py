@@ -153,7 +153,11 @@ def test_url_schemes_are_read_after_character_references_are_decoded(linted):
         (21, f"javascript: URL 'javascript&colon;alert(7': {js}"),
         (23, f"vbscript: URL 'vbscript:msgbox(8': {other}"),
         (25, f"javascript: URL 'javascript://%0aalert(9)': {js}"),
-    ]  # line 27, "&amp;#106;avascript:", is decoded once, as a browser does: a path
+        # line 27, "&amp;#106;avascript:", is decoded once, as a browser does: a path
+        (29, "image '//evil.example/pixel.png' from another site: put the file in docs/ and link to it by its path"),
+        (29, "image 'https://evil.example/pixel.png' from another site: put the file in docs/ and link to it by its "
+             "path"),
+    ]
 
 
 def test_attribute_lists_are_held_to_the_allowlist(linted):

@@ -1,5 +1,6 @@
-"""Safety and correctness lint of the Markdown pages: raw HTML that runs code, unsafe or plain
-http:// URLs, images without alt text, fences with an unknown language or option."""
+"""Safety and correctness lint of the Markdown pages: raw HTML, attribute lists and abbreviations
+outside the allowlist (scripts/lint/allowlist.py), unsafe or plain http:// URLs, markup in front
+matter, images without alt text, fences with an unknown language or option."""
 from __future__ import annotations
 
 from pathlib import Path

@@ -11,8 +11,9 @@ from . import lint_files
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m scripts.lint",
-                                     description="Lint the Markdown pages: unsafe HTML and URLs, images without "
-                                                 "alt text, unknown fence languages and options.")
+                                     description="Lint the Markdown pages: HTML and URLs off the allowlist, markup "
+                                                 "in front matter, images without alt text, unknown fence "
+                                                 "languages and options.")
     parser.add_argument("paths", nargs="*", type=Path, help="Markdown files or folders (default: docs/)")
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
     try:

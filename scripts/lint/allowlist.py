@@ -2,7 +2,7 @@
 loads, restyles, redirects or sends anything. Anything not listed here is refused."""
 from __future__ import annotations
 
-from .url_policy import url_problem
+from .url_policy import image_problem, url_problem
 
 ALLOWED_TAGS = frozenset({
     "a", "abbr", "b", "blockquote", "br", "caption", "cite", "code", "col", "colgroup", "dd", "del", "details",
@@ -60,5 +60,6 @@ def attribute_problem(tag: str | None, name: str, value: str | None, shown: str)
         where = "in an attribute list" if tag is None else f"on <{tag}>"
         return f"attribute {shown}= is not allowed {where}"
     if lower in URL_ATTRIBUTES and value is not None:
-        return url_problem(value, decoded=tag is not None)
+        check = image_problem if lower == "src" else url_problem
+        return check(value, decoded=tag is not None)
     return None

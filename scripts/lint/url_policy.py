@@ -14,6 +14,16 @@ SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*):")
 IGNORED_IN_SCHEME = re.compile(r"[\x00-\x20]")
 
 
+def image_problem(target: str, decoded: bool = False) -> str | None:
+    """What is wrong with an image address: an image from another site tells that site who reads the page."""
+    if problem := url_problem(target, decoded):
+        return problem
+    url = IGNORED_IN_SCHEME.sub("", target if decoded else html.unescape(target))
+    if SCHEME.match(url) or url.startswith("//"):
+        return f"image {target!r} from another site: put the file in docs/ and link to it by its path"
+    return None
+
+
 def url_problem(target: str, decoded: bool = False) -> str | None:
     """What is wrong with a link or image address; None for one the site allows.
 

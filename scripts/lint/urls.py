@@ -8,13 +8,14 @@ import re
 from ..markdown import InputError, Page
 from ..markdown.pages import LINK
 from .prose import Prose
-from .url_policy import url_problem
+from .url_policy import image_problem, url_problem
 
 REFERENCE = re.compile(r"^[ ]{0,3}\[[^\]]+\]:[ \t]*<?(?P<target>[^\s>]+)", re.M)
 AUTOLINK = re.compile(r"<(?P<target>[A-Za-z][\w+.-]*:[^\s<>]*)>")
 
 
 def url_problems(page: Page, text: Prose) -> list[InputError]:
-    found = [(m["target"], m.start()) for pattern in (LINK, REFERENCE, AUTOLINK) for m in pattern.finditer(text.text)]
-    return [InputError(page.path, text.line_at(offset), problem) for target, offset in found
-            if (problem := url_problem(target))]
+    found = [(m["target"], m.start(), m[0].startswith("!")) for pattern in (LINK, REFERENCE, AUTOLINK)
+             for m in pattern.finditer(text.text)]
+    return [InputError(page.path, text.line_at(offset), problem) for target, offset, image in found
+            if (problem := (image_problem if image else url_problem)(target))]

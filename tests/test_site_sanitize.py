@@ -1,0 +1,168 @@
+"""The site's second and third lines of defence: the sanitizer every page's HTML goes through
+(scripts/site/sanitize.py) and the Content-Security-Policy of every page (scripts/site/csp.py)."""
+from __future__ import annotations
+
+import base64
+import hashlib
+from html.parser import HTMLParser
+from pathlib import Path
+
+import markdown
+import pytest
+from mkdocs.config import load_config
+
+from scripts.site import csp, sanitize
+
+ROOT = Path(__file__).resolve().parents[1]
+
+PAYLOADS = {
+    "script": "<script>alert(1)</script>",
+    "event attribute": '<img src="x.png" alt="x" onerror="alert(1)">',
+    "base": '<base href="https://evil.example/">',
+    "meta refresh": '<meta http-equiv="refresh" content="0; url=https://evil.example/">',
+    "style": "<style>body { background: url(https://evil.example/x.png) }</style>",
+    "link": '<link rel="stylesheet" href="https://evil.example/x.css">',
+    "form": '<form action="https://evil.example/"><button formaction="javascript:alert(1)">go</button></form>',
+    "svg xlink": '<svg><a xlink:href="javascript:alert(1)"><text>x</text></a></svg>',
+    "hex entity": '<a href="jav&#x61;script:alert(1)">x</a>',
+    "named entity": '<a href="javascript&colon;alert(1)">x</a>',
+    "vbscript": '<a href="vbscript:msgbox(1)">x</a>',
+    "iframe": '<iframe src="https://evil.example/"></iframe>',
+    "foreign image": '<img src="https://evil.example/pixel.png" alt="x">',
+    "style attribute": '<div style="background: url(https://evil.example/x.png)">x</div>',
+    "early comment": '<!--> <img src="x.png" alt="x" onerror="alert(1)"> -->',
+}
+DANGEROUS = ("<script", "onerror", "<base", "<meta", "<style", "<link", "<form", "formaction", "xlink", "javascript",
+             "vbscript", "<iframe", "evil.example")
+
+
+@pytest.mark.parametrize("payload", PAYLOADS.values(), ids=PAYLOADS.keys())
+def test_the_sanitizer_leaves_nothing_that_runs_loads_or_redirects(payload):
+    cleaned = sanitize.page_html(f"<p>before</p>{payload}<p>after</p>")
+    assert not [word for word in DANGEROUS if word in cleaned.lower()], cleaned
+    assert cleaned.startswith("<p>before</p>") and cleaned.endswith("<p>after</p>")
+
+
+EVERY_EXTENSION = """# Title { #title }
+
+=== "One"
+
+    A :material-check: tab with `code`, ++ctrl+c++ and a footnote[^1].
+
+=== "Two"
+
+    ```python linenums="1" hl_lines="1"
+    print("x")
+    ```
+
+!!! note "A note"
+    The JIT text.
+
+??? tip "Details"
+    Hidden.
+
+| a | b |
+|:-:|--:|
+| 1 | 2 |
+
+Term
+:   Definition
+
+*[JIT]: Just in time
+
+[^1]: A note.
+"""
+
+
+class _Structure(HTMLParser):
+    """Tags, attributes and text, as a browser reads them (style spacing and an implied <tbody> aside)."""
+
+    def __init__(self, html: str):
+        super().__init__(convert_charrefs=True)
+        self.items: list = []
+        self.feed(html)
+
+    def handle_starttag(self, tag, attrs):
+        if tag != "tbody":
+            self.items.append((tag, sorted((k, (v or "").replace(" ", "").rstrip(";") if k == "style" else v or "")
+                                           for k, v in attrs)))
+
+    def handle_data(self, data):
+        if data.strip():
+            self.items.append(data.strip())
+
+
+def test_the_sanitizer_changes_nothing_the_site_s_own_extensions_generate():
+    config = load_config(str(ROOT / "mkdocs.yml"))
+    rendered = markdown.Markdown(extensions=config.markdown_extensions,
+                                 extension_configs=config.mdx_configs).convert(EVERY_EXTENSION)
+    assert {"input", "label", "svg", "abbr", "details", "kbd", "sup", "table"} <= {
+        item[0] for item in _Structure(rendered).items if isinstance(item, tuple)}
+    assert _Structure(sanitize.page_html(rendered)).items == _Structure(rendered).items
+
+
+def test_the_sanitizer_keeps_the_hooks_markers():
+    marked = '<div class="kb-start" data-kb-start="">x</div><div class="highlight" data-raises="ValueError">y</div>'
+    assert sanitize.page_html(marked) == marked
+
+
+def test_the_sanitizer_keeps_the_generated_sections_marker():
+    assert sanitize.page_html("<p>a</p><!-- generated sections --><p>b</p>") == (
+        "<p>a</p><!-- generated sections --><p>b</p>")
+
+
+def test_toc_titles_become_text():
+    class Item:
+        def __init__(self, title, children=()):
+            self.title, self.children = title, list(children)
+
+    toc = [Item("A <img src=x onerror=alert(1)> b", [Item("<script>alert(1)</script>c &lt;d&gt;")])]
+    sanitize.toc_titles(toc)
+    assert (toc[0].title, toc[0].children[0].title) == ("A  b", "c &lt;d&gt;")
+
+
+def _theme_script(name: str, url: str = "") -> str:
+    """The inline script of one of Material's partials/javascripts/ templates, as rendered."""
+    template = (csp.THEME_SCRIPTS / name).read_text(encoding="utf-8")
+    body = template[template.index("<script>") + len("<script>"):template.index("</script>")]
+    return csp.JINJA.sub(url, body)
+
+
+PALETTE, SCOPE = _theme_script("palette.html"), _theme_script("base.html", "../..")
+PAGE = f"""<!doctype html><html><head><meta charset="utf-8"><script>{SCOPE}</script>
+<script src="assets/bundle.js"></script><title>x</title></head><body><script>{PALETTE}</script>
+<script id="__config" type="application/json">{{"a": 1}}</script><script>alert(1)</script>
+<script>{SCOPE.replace("../..", '../.."+alert(1)+"')}</script><script>{PALETTE}</script></body></html>"""
+
+
+def _sha(body: str) -> str:
+    return "'sha256-" + base64.b64encode(hashlib.sha256(body.encode()).digest()).decode() + "'"
+
+
+def test_the_policy_allows_exactly_the_theme_s_own_inline_scripts():
+    policy = csp.policy(PAGE)
+    script_src = next(d for d in policy.split("; ") if d.startswith("script-src"))
+    assert script_src == f"script-src 'self' {_sha(SCOPE)} {_sha(PALETTE)}"
+    for directive in ("default-src 'self'", "img-src 'self' data:", "connect-src 'self'", "base-uri 'none'",
+                      "object-src 'none'", "frame-src 'none'", "form-action 'self'"):
+        assert directive in policy
+
+
+def test_the_policy_is_the_first_thing_in_head():
+    page = csp.with_policy(PAGE)
+    assert page.startswith('<!doctype html><html><head>\n    <meta http-equiv="Content-Security-Policy" content="'
+                           "default-src 'self'; script-src 'self' ")
+
+
+def test_title_attributes_hold_html_text_for_materials_tooltips():
+    # Material's tooltip inserts the title as HTML: the browser must read "&lt;img ...&gt;" from it.
+    cleaned = sanitize.page_html('<abbr title="&lt;img src=x onerror=alert(1)&gt; &amp; it\'s">x</abbr>')
+    assert cleaned == "<abbr title=\"&amp;lt;img src=x onerror=alert(1)&amp;gt; &amp;amp; it's\">x</abbr>"
+
+
+def test_a_template_script_matches_what_its_expressions_rendered_and_nothing_else():
+    pattern = csp._pattern('\n  go({{ home | tojson }}, "{{- base_url }}/x");\n')
+    assert pattern.fullmatch('go("/jax-kb/", "../..' + '/x");')  # white space taken by Jinja's {{- -}}
+    assert pattern.fullmatch('\n  go(["es", "ru"], "/x");\n')
+    assert not pattern.fullmatch('\n  go("/", "../.."+alert(1)+"/x");\n')
+    assert not pattern.fullmatch('\n  go("</script><script>alert(1)", "/x");\n')
