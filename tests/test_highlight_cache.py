@@ -79,3 +79,18 @@ def test_line_anchors_follow_the_position_of_the_block_on_its_page():
     md.convert(ENGLISH)
     shifted = md.reset().convert(SHIFTED)
     assert 'id="__span-1-1"' in shifted and 'id="__span-3-1"' in shifted
+
+
+LABELLED = '''# Page
+
+```{.python title="Output · a <b> & \\"c\\""}
+print(1)
+```
+'''
+
+
+def test_blocks_that_differ_only_in_their_title_share_the_highlighting():
+    cached, plain = site_markdown(True), site_markdown(False)
+    for page in (LABELLED, LABELLED.replace("Output", "Salida")):
+        assert cached.reset().convert(page) == plain.reset().convert(page)
+    assert len(highlight_cache._cache) == 1 and "Salida" in cached.convert(LABELLED.replace("Output", "Salida"))
