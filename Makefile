@@ -80,6 +80,7 @@ compare: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) -m scripts.bench
+	$(PY) -m scripts.bench_scale
 	$(PY) -m scripts.bench_site
 
 # The engine's report that the site's "verified on" note reads: always a full run, nothing reused.

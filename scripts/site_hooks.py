@@ -11,6 +11,7 @@ import logging
 import os
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
@@ -18,10 +19,11 @@ from mkdocs.utils import get_relative_url
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from scripts.catalog import Catalog, load_catalog  # noqa: E402
+from scripts.catalog import Catalog, load_catalog, ui_string  # noqa: E402
 from scripts.markdown import InputError, Page  # noqa: E402
-from scripts.site import (csp, not_found, notices, sanitize, search_index, template_cache, term_index,  # noqa: E402
-                          tooltips, verified)
+from scripts.site import (accessibility, alternates, code_labels, csp, home, nav_order, not_found,  # noqa: E402
+                          notices, numbers, sanitize, search_index, template_cache, term_index, tooltips,
+                          verified)
 from scripts.site.escape import template_meta  # noqa: E402
 from scripts.site.related import related_section  # noqa: E402
 
@@ -66,6 +68,12 @@ def _folder(config) -> str:
     return "" if lang == config.plugins["i18n"].default_language else f"{lang}/"
 
 
+def _site_path(config) -> str:
+    """The path of the site's root on its host ("/jax-kb/")."""
+    path = urlsplit(config.site_url or "/").path or "/"
+    return path if path.endswith("/") else path + "/"
+
+
 def _source(page, cat: Catalog) -> Page | None:
     """The catalog's reading of the file a page is built from; None when it could not be read."""
     path = Path(os.path.relpath(page.file.abs_src_path, cat.config.root)).as_posix()
@@ -78,6 +86,10 @@ def on_config(config):
     config.mdx_configs["abbr"] = {**config.mdx_configs.get("abbr", {}),
                                   "glossary": tooltips.abbreviations(cat, _language(config))}
     config.extra["language_root"] = _folder(config)  # overrides/main.html: where this language's search index is
+    # toc's permalink title is no theme string, and the i18n plugin may not override mdx_configs.
+    config.extra["theme_strings"] = ui_string(_language(config), "theme")  # overrides/partials/language.html
+    config.mdx_configs["toc"] = {**config.mdx_configs.get("toc", {}),
+                                 "permalink_title": ui_string(_language(config), "permalink")}
     try:
         _state["runs"] = verified.load_runs(cat.config.root)
     except InputError as exc:
@@ -106,10 +118,13 @@ def on_page_markdown(markdown, page, config, files):
     if source is None:
         # Unreadable, reported in on_files: keep pymdownx.snippets from aborting the whole build on it.
         return markdown.replace("--8<--", ";--8<--")
+    page.meta["search"] = {**(page.meta.get("search") or {}), "boost": search_index.boost(source)}
+    page.meta["tags"] = search_index.search_tags(source)
     if source.lang != lang:
         # An English fallback belongs to the English search index, not to this language's.
         page.meta["search"] = {**(page.meta.get("search") or {}), "exclude": True}
-    return (f"{markdown}\n\n{notices.GENERATED}\n"
+    return (f"{code_labels.labelled(markdown, lang)}\n\n{notices.GENERATED}\n"
+            + home.start_here(source.page_id, lang, cat)
             + term_index.index_section(source.page_id, lang, cat)
             + related_section(page.meta, page.file.src_uri, lang, cat))
 
@@ -124,8 +139,17 @@ def on_page_content(html, page, config, files):
         return html
     english = page.file.alternates.get(cat.config.default_language)
     english_link = get_relative_url(english.url, page.url) if english else ""
-    return (notices.with_notices(html, source, lang, cat, english_link)
-            + verified.verified_note(source, _state["runs"], lang))
+    badge = verified.verified_badge(source, _state["runs"], lang, _site_path(config))
+    own_summary = source.meta.get("summary") if source.meta.get("kind") == "term" else None
+    html = tooltips.first_mentions(html, own_summary if isinstance(own_summary, str) else None)
+    html = numbers.keep_numbers_together(html)
+    return _below_title(notices.with_notices(html, source, lang, cat, english_link), badge)
+
+
+def _below_title(html: str, badge: str) -> str:
+    """The badge right after the page's first heading; first on a page without one."""
+    head, found, rest = html.partition("</h1>")
+    return head + found + badge + rest if found else badge + html
 
 
 def on_template_context(context, template_name, config):
@@ -134,7 +158,8 @@ def on_template_context(context, template_name, config):
         if i18n.extra_alternate:
             # The switcher would otherwise keep the links of the last page rendered (set the way the plugin sets them).
             config.extra.alternate = copy.deepcopy(i18n.extra_alternate)
-        context["not_found"] = not_found.context(_language(config), _folder(config), config.site_url)
+        others = [lang for lang in i18n.build_languages if lang != i18n.default_language]
+        context["not_found"] = not_found.context(_language(config), _folder(config), config.site_url, others)
     return context
 
 
@@ -145,6 +170,8 @@ def on_post_template(output, template_name, config):
 
 
 def on_post_page(output, page, config):
+    output = accessibility.named_landmarks(output, ui_string(_language(config), "search"))
+    output = alternates.head_to_language_roots(output, _site_path(config), config.plugins["i18n"].default_language)
     return csp.with_policy(output)
 
 
@@ -155,3 +182,18 @@ def on_post_build(config):
     if not i18n.building and search_index.index_path(Path(config.site_dir), i18n.default_language,
                                                      i18n.default_language).is_file():
         search_index.split_index(Path(config.site_dir), i18n.build_languages, i18n.default_language)
+    if not i18n.building:
+        alternates.copy_sitemaps(Path(config.site_dir), i18n.build_languages, i18n.default_language)
+        verified.copy_reports(_state["runs"], catalog(config).config.root, Path(config.site_dir))
+
+
+@event_priority(-110)  # after mkdocs-static-i18n has made this language's navigation
+def on_nav(nav, config, files):
+    cat = catalog(config)
+
+    def title_of(item) -> str | None:
+        source = _source(item, cat)
+        return str(source.meta["title"]) if source is not None and source.meta.get("title") else None
+
+    nav_order.sort_sections(nav, title_of, _language(config))
+    return nav

@@ -49,6 +49,7 @@ def test_merged_shards_equal_a_single_run(reports):
     single = json.loads((reports / "single.json").read_text())
     assert blocks(reports / "merged.json") == blocks(reports / "single.json")
     assert merged["summary"] == single["summary"] and merged["summary"]["failed"] == 2
+    assert merged["sources"] == single["sources"] and len(single["sources"]) == 14
     assert [m["shard"] for m in merged["merged_from"]] == ["3/3", "1/3", "2/3"] and "shard" not in merged
 
 
@@ -111,3 +112,15 @@ def test_a_file_that_is_no_report_is_refused_naming_it(reports):
     (reports / "broken.json").write_text("{not json")
     assert "broken.json:1: not a JSON report" in refusal(reports / "shard-1.json", reports / "broken.json",
                                                          out=reports / "out.json")
+
+
+def test_more_shards_than_groups_leaves_empty_shards_that_still_merge(tmp_path):
+    (tmp_path / "docs").mkdir()
+    corpus = write_corpus(tmp_path / "docs", 1)
+    for i in (1, 2):
+        assert cli(corpus, "--shard", f"{i}/2", "--json", tmp_path / f"shard-{i}.json").returncode == 0
+    empty = json.loads((tmp_path / "shard-2.json").read_text())
+    assert empty["blocks"] == [] and empty["device_kind"] == "cpu" and empty["corpus"]["groups"] == 1
+    done = cli("merge", tmp_path / "shard-1.json", tmp_path / "shard-2.json", "--json", tmp_path / "merged.json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads((tmp_path / "merged.json").read_text())["summary"]["passed"] == 2

@@ -204,7 +204,7 @@ GLOSSARY_ORDER = {
     "ru": ["Гессиан", "Кэш компиляции", "Ошибка конкретизации", "Чистая функция", "jit", "Tracer", "vmap"],
 }
 LETTERS = {"en": ["C", "H", "J", "P", "T", "V"], "sk": ["C", "Č", "H", "Ch", "J", "T", "V"],
-           "ru": ["Г", "К", "О", "Ч", "J", "T", "V"]}
+           "ru": ["Г", "К", "О", "Ч", ui_string("ru", "latin_letters")]}  # one heading for Latin: "C" looks like "С"
 
 
 @pytest.mark.parametrize("lang", sorted(GLOSSARY_ORDER))
@@ -218,7 +218,8 @@ def _index_lists_every_page_of_its_kind(site: Path, cat, index: str, kind: str):
     for lang in LANGS:
         expected = {f"{folder(lang)}{page_id}/index.html": cat.page(page_id, lang).meta["summary"]
                     for page_id, versions in cat.pages.items() if cat.page(page_id, lang).meta.get("kind") == kind}
-        listed = {target: summary for _, summary, target in index_entries(site, lang, index)}
+        # numbers keep their word on the line (scripts/site/numbers.py): "32\u00a0bits"
+        listed = {target: summary.replace("\u00a0", " ") for _, summary, target in index_entries(site, lang, index)}
         assert listed == expected, lang
         assert all((site / target).is_file() for target in listed)
 
@@ -299,7 +300,9 @@ def test_current_translations_and_english_pages_have_no_notice(site):
 
 
 def verified_text(lang: str, report: dict) -> str:
-    return ui_string(lang, "verified").format(jax=report["jax"], device="CPU", date=report["created"][:10])
+    """The badge's full sentence (its title), with the date as the language writes it."""
+    date = verified.local_date(report["created"][:10], lang)
+    return ui_string(lang, "verified").format(jax=report["jax"], device="CPU", date=date).replace("..", ".")
 
 
 def test_verified_note_names_jax_device_and_date_where_every_block_passed(fixture_site):
@@ -307,7 +310,8 @@ def test_verified_note_names_jax_device_and_date_where_every_block_passed(fixtur
     for rel, lang in [(f"{folder(lang)}glossary/vmap/index.html", lang) for lang in LANGS] + [
             ("ru/glossary/jit/index.html", "ru"), ("sk/glossary/jit/index.html", "sk")]:
         box = notice(parse(fixture_site.site / rel), "verified")
-        assert box is not None and verified_text(lang, report) in box.text(), rel
+        assert box is not None and box.attrs["title"] == verified_text(lang, report), rel
+        assert ui_string(lang, "verified_title") in box.text() and "CPU" in box.text(), rel
 
 
 def test_pages_whose_examples_changed_or_failed_are_not_verified(site):
@@ -315,7 +319,7 @@ def test_pages_whose_examples_changed_or_failed_are_not_verified(site):
                       ("glossary/tracer/index.html", "en"), ("ru/glossary/tracer/index.html", "ru")]:
         doc = parse(site / rel)
         assert notice(doc, "verified") is None, rel
-        assert ui_string(lang, "not_verified") in notice(doc, "not-verified").text(), rel
+        assert ui_string(lang, "not_verified") == notice(doc, "not-verified").attrs["title"], rel
 
 
 def test_pages_without_python_have_no_verified_note(site):
@@ -428,11 +432,13 @@ def test_slovak_search_and_prefix_stemming_ship_with_the_site(site):
     assert {"sk", "prefix"} <= set(search_index(site, "sk")["config"]["lang"])
 
 
-def test_real_site_search_indexes_are_each_at_most_about_a_quarter_of_all(built_site):
+def test_real_site_search_indexes_are_each_smaller_than_the_others_together(built_site):
     _each_language_searches_its_own_pages(built_site)
     _pages_load_their_languages_index(built_site)
+    # Languages differ in how much is translated (a fallback page is not indexed), so each index
+    # is a share of the whole, not a fixed fifth of it.
     sizes = {lang: (built_site / folder(lang) / "search/search_index.json").stat().st_size for lang in LANGS}
-    assert all(size <= 0.3 * sum(sizes.values()) for size in sizes.values()), sizes
+    assert all(size < 0.5 * sum(sizes.values()) for size in sizes.values()), sizes
 
 
 # 6. A 404 page per language
@@ -462,3 +468,58 @@ def test_each_language_has_a_404_page_in_its_language(site):
 
 def test_real_site_has_a_404_page_per_language(built_site):
     _each_language_has_its_404(built_site, site_path())
+
+
+def test_a_report_of_the_wrong_shape_is_an_input_error_naming_the_file(tmp_path):
+    reports = tmp_path / "reports"
+    reports.mkdir()
+    for text, detail in [('[1, 2]', 'expected an object with a list "blocks"'),
+                         ('{"blocks": [{"file": "docs/a.md"}]}', 'blocks[0] lacks "index" (int)'),
+                         ('{"blocks": {"a": 1}}', 'expected an object')]:
+        (reports / "cpu.json").write_text(text, encoding="utf-8")
+        with pytest.raises(verified.InputError) as raised:
+            verified.load_runs(tmp_path)
+        assert str(raised.value).startswith("reports/cpu.json:1: not a report of the snippet engine")
+        assert detail in str(raised.value)
+
+
+def test_the_badge_names_every_device_kind_of_reports_dir_with_a_link_to_each_report(tmp_path, fixture_site):
+    project = fixture_site.project
+    page = read_page(project / "docs/glossary/vmap.md", load_site_config(project / "mkdocs.yml"))
+    code = next(f.code for f in page.fences if f.lang == "python")
+    entry = {"file": page.path, "index": 0, "digest": hashlib.sha256(code.encode("utf-8")).hexdigest(), "status": "passed"}
+    runs = _runs(tmp_path, {"cpu.json": [entry], "gpu-h200.json": [entry]})
+    badge = parse_fragment(verified.verified_badge(page, runs, "sk", "/kb/"))
+    links = [(a.attrs["href"], a.text()) for a in badge.iter("a")]
+    assert links == [("/kb/reports/cpu.json", "CPU"), ("/kb/reports/gpu-h200.json", "GPU (NVIDIA H200)")]
+    assert badge.find("time").text() == "2. decembra 2026"
+
+
+def parse_fragment(html: str) -> Node:
+    builder = _TreeBuilder()
+    builder.feed(html)
+    return builder.root
+
+
+def test_numbers_keep_their_groups_and_word_but_names_and_code_stay_as_written():
+    from scripts.site.numbers import keep_numbers_together
+
+    html = ('<p>unos 10 000 millones, 2,5 GB y 3 ms; x64 and float32 arrays</p>'
+            '<pre><code>n = 10 000 items</code></pre><abbr title="1 000 x">1 000 veces</abbr>')
+    assert keep_numbers_together(html) == (
+        '<p>unos 10\u00a0000\u00a0millones, 2,5\u00a0GB y 3\u00a0ms; x64 and float32 arrays</p>'
+        '<pre><code>n = 10 000 items</code></pre><abbr title="1 000 x">1\u00a0000\u00a0veces</abbr>')
+
+
+def test_code_labels_keep_a_fences_own_options_and_mark_the_wrong_and_right_way():
+    from scripts.site.code_labels import labelled
+
+    page = ('## Common mistake { #common-mistake }\n\n```{.python #first raises="ValueError" title="bad.py"}\nf()\n```\n\n'
+            '```text\nValueError: x\n```\n\n```python\ng()\n```\n\n```{.text .output}\n1\n```\n\n## FAQ { #faq }\n\n'
+            '```python\nh()\n```\n')
+    lines = labelled(page, "es").split("\n")
+    assert lines[2] == ('```{.python .kb-wrong id="first" raises="ValueError" title="Incorrecto · Lanza ValueError · bad.py"'
+                        ' data-raises="ValueError"}')
+    assert lines[10] == '```{.python .kb-right title="Correcto"}'
+    assert lines[14] == '```{.text .output .kb-output title="Salida"}'
+    assert lines[20] == "```python"  # outside the section, no right way to mark

@@ -8,6 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from scripts.markdown import load_site_config
+from scripts.markdown.pages import display_path
+from scripts.snippets import identity
+from scripts.snippets.reuse import text_digest, unchanged_files
 from tests.scale_corpus import page_text, write_corpus
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -56,7 +60,8 @@ def test_a_failed_group_is_never_reused(runs):
 def test_the_summary_and_the_output_count_the_reused_results(runs):
     _, done, _, report = runs
     assert report["summary"]["reused"] == 8  # pages 0, 3, 4: 1 + 1 + 2 blocks, in two languages
-    assert "reused the results of 6 pages, 4 pages to run" in done.stdout
+    assert "5 page files unchanged since it, not read again" in done.stdout  # pages 0 and 4, page3.md
+    assert "reused the results of 1 more pages, 4 pages to run" in done.stdout  # page3.es.md: a new comment
 
 
 def test_a_report_of_another_setup_is_not_reused(runs, tmp_path):
@@ -83,3 +88,31 @@ def test_a_reused_result_reused_again_still_names_the_run_that_made_it(runs, tmp
     assert done.returncode == 0
     block = json.loads((tmp_path / "out.json").read_text())["blocks"][0]
     assert block["reused_from"]["report"] == str(work / "earlier.json")
+
+
+def test_the_report_records_the_digest_of_every_page_file_it_covers(runs):
+    work, _, _, report = runs
+    earlier = json.loads((work / "earlier.json").read_text())
+    assert len(report["sources"]) == 10 and report["sources"] != earlier["sources"]
+    assert {k: v for k, v in report["sources"].items() if "page0" in k} == \
+        {k: v for k, v in earlier["sources"].items() if "page0" in k}
+
+
+def test_only_unchanged_files_that_include_nothing_and_passed_are_not_read_again(tmp_path):
+    config = load_site_config()
+    texts = {"same.md": "x", "edited.md": "y", "includes.md": '--8<-- "a.py"', "failed.md": "z"}
+    for name, text in texts.items():
+        (tmp_path / name).write_text(text)
+    files = sorted(tmp_path.glob("*.md"))
+    shown = {p.name: display_path(p, config) for p in files}
+    current = identity.current("cpu")
+    report = {**current, "sources": {shown[n]: text_digest(t) for n, t in texts.items()},
+              "blocks": [{"file": shown[n], "index": 0, "group": "g" + n, "status": "failed" if n == "failed.md"
+                          else "passed"} for n in texts]}
+    report["sources"][shown["edited.md"]] = text_digest("before the edit")
+    out = unchanged_files(files, report, "earlier.json", current, config)
+    assert sorted(p.name for p in out.remaining) == ["edited.md", "failed.md", "includes.md"]
+    assert [(e["file"], e["executed"], e["reused_from"]["report"]) for e in out.entries] == \
+        [(shown["same.md"], False, "earlier.json")]
+    other = unchanged_files(files, {**report, "jaxlib": "0.0.1"}, "earlier.json", current, config)
+    assert other.remaining == files and other.entries == []

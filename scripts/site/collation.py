@@ -18,6 +18,7 @@ TAILORED = {
 CYRILLIC = "абвгдежзийклмнопрстуфхцчшщъыьэюя"  # ё sorts as е with an accent; й is a letter of its own
 SAME_LETTER = {"ş": "ș", "ţ": "ț"}  # Romanian cedilla spellings of the comma letters
 PUNCTUATION, DIGIT, LATIN, CYRL, OTHER = range(5)
+CYRILLIC_LANGUAGES = {"ru"}
 
 
 def _script_rank(script: int, lang: str) -> int:
@@ -69,3 +70,13 @@ def initial(text: str, lang: str) -> str:
     if first is None or first[0][0] in (PUNCTUATION, DIGIT):
         return "#"
     return first[3][0].upper() + first[3][1:]
+
+
+def foreign_script(text: str, lang: str) -> bool:
+    """Whether the text starts with a letter of a script the language is not written in (Latin "jit" in ru).
+
+    Its initial would look like one of the language's own ("C" beside Cyrillic "С").
+    """
+    first = next(iter(_elements(text, lang)), None)
+    own = CYRL if lang in CYRILLIC_LANGUAGES else LATIN
+    return first is not None and first[0][0] in (LATIN, CYRL) and _script_rank(own, lang) != first[0][0]

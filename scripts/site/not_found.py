@@ -12,13 +12,18 @@ from urllib.parse import urlsplit
 from scripts.catalog import ui_string
 
 
-def context(lang: str, prefix: str, site_url: str) -> dict:
-    """What overrides/404.html shows; prefix is the language's folder ("ru/"), empty for the default."""
+def context(lang: str, prefix: str, site_url: str, languages: list[str]) -> dict:
+    """What overrides/404.html shows; prefix is the language's folder ("ru/"), empty for the default.
+
+    The default language's page, the one a host serves for every missing page, gets the
+    other languages: overrides/main.html shows a missing /ru/... page the Russian one.
+    """
     base = urlsplit(site_url or "/").path or "/"
     base = base if base.endswith("/") else base + "/"
     return {"title": ui_string(lang, "not_found_title"), "text": ui_string(lang, "not_found"),
             "home": base + prefix, "home_label": ui_string(lang, "home"),
-            "glossary": base + prefix + "glossary/", "glossary_label": ui_string(lang, "glossary")}
+            "glossary": base + prefix + "glossary/", "glossary_label": ui_string(lang, "glossary"),
+            "languages": [] if prefix else languages}
 
 
 def write(output: str, site_dir: str, prefix: str) -> str:

@@ -17,6 +17,30 @@ from pathlib import Path
 # Slovak, overrides/ ships lunr.sk. English stays Material's default: no stemming.
 LUNR = {"es": ["es", "prefix"], "ro": ["ro", "prefix"], "ru": ["en", "ru", "prefix"], "sk": ["sk", "prefix"]}
 STEMMING = ["stemmer", "stopWordFilter", "trimmer"]
+# Material's per-page search boost: a term page that matches comes before a guide that mentions
+# the word, and the indexes, which list every term's summary, come last.
+BOOSTS = {"term": 10.0, "guide": 1.0}
+INDEX_BOOST = 0.05
+
+
+def search_tags(page) -> list[str]:
+    """What Material indexes as a page's tags, its most boosted field: a term's title and aliases.
+
+    A term page whose name or alias is typed then ranks first; the front matter's tags (English
+    topic words) would instead put every page tagged "vmap" above the vmap page. Results do not
+    show them (overrides/assets/stylesheets/kb.css).
+    """
+    if page.meta.get("kind") != "term":
+        return []
+    aliases = page.meta.get("aliases") or []
+    names = [page.meta.get("title"), *(aliases if isinstance(aliases, list) else [])]
+    return [str(name) for name in names if isinstance(name, (str, int, float)) and str(name).strip()]
+
+
+def boost(page) -> float:
+    if page.page_id == "index" or page.page_id.endswith("/index"):
+        return INDEX_BOOST
+    return BOOSTS.get(page.meta.get("kind"), 1.0)
 
 
 def index_path(site_dir: Path, lang: str, default: str) -> Path:

@@ -6,12 +6,13 @@ initial letter, in the alphabetical order of the language read (scripts/site/col
 from __future__ import annotations
 
 import posixpath
+import re
 from itertools import groupby
 from urllib.parse import quote
 
-from scripts.catalog import Catalog
+from scripts.catalog import Catalog, ui_string
 
-from .collation import initial, sort_key
+from .collation import foreign_script, initial, sort_key
 from .escape import markdown_text
 
 # index page -> (kind of the pages it lists, grouped by initial letter)
@@ -30,8 +31,33 @@ def _entries(kind: str, lang: str, cat: Catalog, here: str) -> list[tuple[str, s
     return sorted(found, key=lambda entry: sort_key(entry[0], lang))
 
 
+CODE_SPAN = re.compile(r"(`+)(?!`)[^\n]+?(?<!`)\1(?!`)")
+
+
+def _summary_text(text: str) -> str:
+    """The summary as written, its `code` still code: Markdown shows a code span's text literally."""
+    def plain(part: str) -> str:  # markdown_text trims: the spaces around a code span stay
+        if not part.strip():
+            return " " if part else ""
+        return (" " if part[0].isspace() else "") + markdown_text(part) + (" " if part[-1].isspace() else "")
+
+    parts, last = [], 0
+    for code in CODE_SPAN.finditer(text):
+        parts += [plain(text[last:code.start()]), code[0]]
+        last = code.end()
+    return ("".join(parts) + plain(text[last:])).strip()
+
+
+FOREIGN = "foreign"
+
+
+def _group(title: str, lang: str) -> str:
+    """The heading a title is listed under; one heading for all titles in another script (Latin in ru)."""
+    return FOREIGN if foreign_script(title, lang) else initial(title, lang)
+
+
 def _item(title: str, summary: str, link: str) -> str:
-    return f"- [{markdown_text(title)}]({link}): {markdown_text(summary)}"
+    return f"- [{markdown_text(title)}]({link}): {_summary_text(summary)}"
 
 
 def index_section(page_id: str, lang: str, cat: Catalog) -> str:
@@ -43,7 +69,10 @@ def index_section(page_id: str, lang: str, cat: Catalog) -> str:
     if not by_letter:
         return "\n\n" + "\n".join(_item(*entry) for entry in entries) + "\n"
     parts = []
-    for letter, group in groupby(entries, key=lambda entry: initial(entry[0], lang)):
-        heading, anchor = ("\\#", "letter-other") if letter == "#" else (letter, f"letter-{letter.lower()}")
+    for letter, group in groupby(entries, key=lambda entry: _group(entry[0], lang)):
+        if letter == FOREIGN:
+            heading, anchor = ui_string(lang, "latin_letters"), "letter-latin"
+        else:
+            heading, anchor = ("\\#", "letter-other") if letter == "#" else (letter, f"letter-{letter.lower()}")
         parts.append(f"## {heading} {{ #{anchor} }}\n\n" + "\n".join(_item(*entry) for entry in group))
     return "\n\n" + "\n\n".join(parts) + "\n"

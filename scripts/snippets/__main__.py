@@ -8,13 +8,13 @@ import dataclasses
 import sys
 from pathlib import Path
 
-from ..markdown import InputError, SiteConfig, load_site_config
+from ..markdown import InputError, SiteConfig, load_site_config, markdown_files
 from . import identity, merge
 from .engine import Engine, load
 from .pool import EngineError
 from .protections import default_jobs, parse_size
-from .report import build_report, describe_failure, summary, write_report
-from .reuse import read_report
+from .report import build_report, describe_failure, entry_summary, summary, write_report
+from .reuse import read_report, unchanged_files
 from .selection import select
 from .shards import parse_spec
 from .update_outputs import update_outputs
@@ -104,21 +104,26 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     paths, input_errors, config = _paths(args, config)
-    loaded, unreadable = load(paths, config) if paths else ([], [])
+    earlier = {}
+    for name, path in (("durations", args.shard_durations), ("reuse", args.reuse)):
+        try:
+            if path:
+                earlier[name] = read_report(path)
+        except InputError as exc:
+            input_errors.append(exc)
+    files, unchanged = markdown_files(paths), None
+    if "reuse" in earlier and not args.shard:  # a shard is cut from every page, so it reads them all
+        unchanged = unchanged_files(files, earlier["reuse"], args.reuse, identity.current(args.device), config)
+        files = unchanged.remaining
+    loaded, unreadable = load(files, config) if files else ([], [])
     input_errors += unreadable
-    try:
-        earlier = {name: read_report(path) for name, path in (("durations", args.shard_durations),
-                                                              ("reuse", args.reuse)) if path}
-    except InputError as exc:
-        input_errors.append(exc)
-        earlier = {}
     for error in input_errors:
         print(f"error: {error}", file=sys.stderr)
     if args.shard_durations and "durations" not in earlier:
         return 2  # cut without the durations its sibling shards use, this shard would overlap them
     selection = select(loaded, config.default_language, args.device, args.shard, earlier.get("durations"),
-                       earlier.get("reuse"), args.reuse or "")
-    for note in selection.notes:
+                       earlier.get("reuse"), args.reuse or "", unchanged.entries if unchanged else None)
+    for note in ([unchanged.note] if unchanged and unchanged.note else []) + selection.notes:
         print(note)
     engine = Engine(device=args.device, jobs=args.jobs, output_limit=args.output_limit,
                     check_outputs=not args.update_outputs, memory_limit=args.memory_limit)
@@ -146,7 +151,8 @@ def main(argv: list[str] | None = None) -> int:
             # A run that executed nothing (all reused, or an empty shard) learns its setup without JAX.
             info = engine.info or identity.current(args.device)
             write_report(args.json, build_report(results, args.device, info, selection.groups, selection.reused,
-                                                 selection.report_fields, input_errors))
+                                                 selection.report_fields, input_errors,
+                                                 unchanged.entries if unchanged else None))
         except InputError as exc:
             input_errors.append(exc)
             print(f"error: {exc}", file=sys.stderr)
@@ -160,7 +166,10 @@ def main(argv: list[str] | None = None) -> int:
             input_errors.append(exc)
             print(f"error: {exc}", file=sys.stderr)
     totals = summary(results)
-    reused = f", {len(selection.reused_results)} from {args.reuse}" if args.reuse else ""
+    for status, count in entry_summary(unchanged.entries if unchanged else []).items():
+        totals[status] = totals.get(status, 0) + count
+    copied = len(unchanged.entries) if unchanged else 0
+    reused = f", {len(selection.reused_results) + copied} from {args.reuse}" if args.reuse else ""
     print(f"{totals['passed']} passed, {totals['failed']} failed, {totals['skipped']} skipped, "
           f"{totals['not_run']} not run ({totals['executed']} blocks executed here{reused})"
           + (f"; {len(input_errors)} input errors" if input_errors else ""))

@@ -12,11 +12,10 @@ import argparse
 import datetime
 import hashlib
 import sys
-from collections import Counter
 
 from ..markdown import InputError
 from . import identity
-from .report import STATUSES, ran, write_report
+from .report import entry_summary, write_report
 from .reuse import read_report
 
 
@@ -73,12 +72,6 @@ def _check_shards(reports: list[tuple[str, dict]], shards: list[dict]) -> None:
                            + (f" (shards {', '.join(absent)} not given)" if absent else ""))
 
 
-def summary(blocks: list[dict]) -> dict:
-    counts = Counter(b["status"] for b in blocks)
-    return {**{s: counts.get(s, 0) for s in STATUSES}, "executed": sum(ran(b.get("executed"), b["status"]) for b in blocks),
-            "reused": sum("reused_from" in b for b in blocks)}
-
-
 def merge(reports: list[tuple[str, dict]]) -> dict:
     """One report of the whole corpus from its shard reports, as (name, report) pairs."""
     if not reports:
@@ -88,11 +81,12 @@ def merge(reports: list[tuple[str, dict]]) -> dict:
     _check_shards(reports, shards)
     blocks = sorted((b for _, r in reports for b in r["blocks"]), key=lambda b: (b["file"], b["line"]))
     first = reports[0][1]
-    fields = {k: v for k, v in first.items() if k not in ("shard", "summary", "blocks", "created")}
+    fields = {k: v for k, v in first.items() if k not in ("shard", "summary", "blocks", "created", "sources")}
+    sources = {path: digest for _, r in reports for path, digest in (r.get("sources") or {}).items()}
     return {**fields, "created": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
             "merged_from": [{"report": name, "shard": f"{s['index']}/{s['count']}", "created": r.get("created", "")}
                             for (name, r), s in zip(reports, shards)],
-            "summary": summary(blocks), "blocks": blocks}
+            "sources": sources, "summary": entry_summary(blocks), "blocks": blocks}
 
 
 def main(argv: list[str]) -> int:

@@ -43,17 +43,27 @@ def block_entry(r: BlockResult, group: str = "", reused_from: dict | None = None
             "group": group, **({"reused_from": reused_from} if reused_from else {})}
 
 
+def entry_summary(entries: list[dict]) -> dict:
+    """The report's summary, counted from its block entries."""
+    counts = Counter(e["status"] for e in entries)
+    return {**{s: counts.get(s, 0) for s in STATUSES},
+            "executed": sum(ran(e.get("executed"), e["status"]) for e in entries),
+            "reused": sum("reused_from" in e for e in entries)}
+
+
 def input_error_entry(error: InputError) -> dict:
     return {"file": error.path, "line": error.line, "message": error.message}
 
 
 def build_report(results: list[BlockResult], device: str, info: dict, groups: dict[str, str] | None = None,
                  reused: dict[str, dict] | None = None, extra: dict | None = None,
-                 input_errors: list[InputError] = ()) -> dict:
+                 input_errors: list[InputError] = (), copied: list[dict] | None = None) -> dict:
     """`groups` and `reused` are by page path; `extra` adds top-level fields (the shard, the corpus);
-    pages that could not be used are listed in input_errors, not left out."""
-    ordered = sorted(results, key=lambda r: (r.page.path, r.block.line))
+    pages that could not be used are listed in input_errors, not left out; `copied` are entries
+    taken as they are from an earlier report (scripts/snippets/reuse.py)."""
     groups, reused = groups or {}, reused or {}
+    entries = sorted([block_entry(r, groups.get(r.page.path, ""), reused.get(r.page.path)) for r in results]
+                     + (copied or []), key=lambda e: (e["file"], e["line"]))
     return {
         "jax": info.get("jax") or _version("jax"),
         "jaxlib": info.get("jaxlib") or _version("jaxlib"),
@@ -64,8 +74,8 @@ def build_report(results: list[BlockResult], device: str, info: dict, groups: di
         "created": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "protections": info.get("protections", {}),
         **(extra or {}),
-        "summary": {**summary(ordered), "reused": sum(r.page.path in reused for r in ordered)},
-        "blocks": [block_entry(r, groups.get(r.page.path, ""), reused.get(r.page.path)) for r in ordered],
+        "summary": entry_summary(entries),
+        "blocks": entries,
         "input_errors": [input_error_entry(e) for e in sorted(input_errors, key=lambda e: (e.path, e.line or 0))],
     }
 

@@ -1,6 +1,8 @@
 """--reuse REPORT: take the passed results of unchanged page groups from an earlier report.
 
-A group's result is reused when the earlier report ran on the same JAX, jaxlib, Python,
+Two levels. A page file whose bytes are those the earlier report recorded (its "sources"),
+which includes nothing, and whose blocks all passed there is not even read again: its entries
+are copied (unchanged_files). Every other page is read, and a group's result is reused when the earlier report ran on the same JAX, jaxlib, Python,
 device kind and engine version (scripts/snippets/identity.py) and holds the same group id
 (the blocks' code with its includes and fence options, shards.group_id) with no block that
 failed or was skipped after a failure. Every page of the group then gets the earlier
@@ -9,16 +11,26 @@ Everything else runs.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..markdown import InputError
+from ..markdown import InputError, SiteConfig
+from ..markdown.pages import display_path
 from . import identity
 from .engine import BlockResult, LoadedPage, group_pages
 from .shards import group_id
 
 REUSABLE = {"passed", "not_run"}
+INCLUDE_MARKER = "--8<--"  # a page that includes files is always read: what it includes may have changed
+
+
+@dataclass
+class UnchangedFiles:
+    remaining: list[Path]  # the files to read
+    entries: list[dict] = field(default_factory=list)  # the copied report entries, marked reused
+    note: str = ""
 
 
 @dataclass
@@ -84,4 +96,41 @@ def plan(loaded: list[LoadedPage], report: dict, source: str, current: dict, def
                                            executed=False, duration_s=float(e.get("duration_s") or 0.0),
                                            stdout=str(e.get("stdout", "")))
                                for block, e in zip(item.blocks, entries))
+    return out
+
+
+def text_digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def sources(pages: list[LoadedPage]) -> dict[str, str]:
+    """What the report records of each page file it covers, for unchanged_files to compare against."""
+    return {item.page.path: text_digest(item.page.text) for item in pages}
+
+
+def unchanged_files(files: list[Path], report: dict, source: str, current: dict,
+                    config: SiteConfig) -> UnchangedFiles:
+    """The files that need reading, and the copied entries of those that do not."""
+    mismatch = identity.differences(identity.of_report(report), current)
+    recorded = report.get("sources") if isinstance(report.get("sources"), dict) else {}
+    if mismatch or not recorded:
+        return UnchangedFiles(list(files))
+    by_file: dict[str, list[dict]] = {}
+    for block in report["blocks"]:
+        by_file.setdefault(block.get("file", ""), []).append(block)
+    origin = {"report": source, "created": str(report.get("created", ""))}
+    out = UnchangedFiles([])
+    for path in files:
+        shown = display_path(Path(path), config)
+        entries = by_file.get(shown, [])
+        try:
+            text = Path(path).read_bytes().decode("utf-8")
+        except (OSError, UnicodeDecodeError):
+            text = None  # reading it again reports the problem
+        if (text is None or recorded.get(shown) != text_digest(text) or INCLUDE_MARKER in text
+                or not all(_reusable(b) and b.get("group") for b in entries)):
+            out.remaining.append(path)
+            continue
+        out.entries.extend({**b, "executed": False, "reused_from": b.get("reused_from") or origin} for b in entries)
+    out.note = (f"{source}: {len(files) - len(out.remaining)} page files unchanged since it, not read again")
     return out

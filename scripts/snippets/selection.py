@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from . import identity, reuse, shards
-from .engine import BlockResult, LoadedPage, group_pages
+from .engine import BlockResult, LoadedPage
 
 
 @dataclass
@@ -17,23 +17,30 @@ class Selection:
     reused_results: list[BlockResult] = field(default_factory=list)
     reused: dict[str, dict] = field(default_factory=dict)  # page path -> source report
     groups: dict[str, str] = field(default_factory=dict)  # page path -> group id
-    report_fields: dict = field(default_factory=dict)  # "corpus", "shard"
+    report_fields: dict = field(default_factory=dict)  # "corpus", "shard", "sources"
     notes: list[str] = field(default_factory=list)
 
 
 def select(loaded: list[LoadedPage], default_language: str, device: str, shard: shards.ShardSpec | None = None,
            durations_report: dict | None = None, reuse_report: dict | None = None,
-           reuse_source: str = "") -> Selection:
+           reuse_source: str = "", copied: list[dict] | None = None) -> Selection:
+    """`copied`: entries of the files --reuse did not read again (reuse.unchanged_files); they
+    count in the corpus and keep their recorded sources."""
+    copied = copied or []
     groups = shards.group_ids(loaded, default_language)
     if shard:
         pages, corpus, mine = shards.select(loaded, shard, default_language, durations_report)
         fields = {"corpus": corpus, "shard": {"index": shard.index, "count": shard.count, "groups": mine}}
     else:
-        pages, fields = loaded, {"corpus": shards.corpus_of(group_pages(loaded, default_language))}
+        pages = loaded
+        fields = {"corpus": shards.corpus_of(set(groups.values()) | {e["group"] for e in copied})}
+    recorded = (reuse_report or {}).get("sources") or {}
+    fields["sources"] = {**{e["file"]: recorded[e["file"]] for e in copied if e["file"] in recorded},
+                         **reuse.sources(pages)}
     out = Selection(pages, groups=groups, report_fields=fields)
     if reuse_report is not None:
         plan = reuse.plan(pages, reuse_report, reuse_source, identity.current(device), default_language)
         out.to_run, out.reused_results, out.reused = plan.remaining, plan.results, plan.reused
-        out.notes.append(plan.note or f"{reuse_source}: reused the results of {len(plan.reused)} pages, "
+        out.notes.append(plan.note or f"{reuse_source}: reused the results of {len(plan.reused)} more pages, "
                                       f"{len(plan.remaining)} pages to run")
     return out

@@ -41,10 +41,9 @@ def group_id(group: Group) -> str:
     return hashlib.sha256(signature.encode("utf-8")).hexdigest()[:16]
 
 
-def corpus_of(groups: list[Group]) -> dict:
+def corpus_of(ids: set[str]) -> dict:
     """How many groups the whole corpus has, and a digest of their ids: merge checks shards against it."""
-    ids = sorted(group_id(g) for g in groups)
-    return {"groups": len(ids), "digest": hashlib.sha256("\n".join(ids).encode()).hexdigest()[:16]}
+    return {"groups": len(ids), "digest": hashlib.sha256("\n".join(sorted(ids)).encode()).hexdigest()[:16]}
 
 
 def durations_by_group(groups: list[Group], report: dict) -> dict[str, float]:
@@ -105,4 +104,4 @@ def select(loaded: list[LoadedPage], spec: ShardSpec, default_language: str,
     groups = group_pages(loaded, default_language)
     durations = durations_by_group(groups, durations_report) if durations_report else None
     mine = partition(groups, spec.count, durations)[spec.index - 1]
-    return [p for g in mine for p in g.pages], corpus_of(groups), sorted(group_id(g) for g in mine)
+    return [p for g in mine for p in g.pages], corpus_of({group_id(g) for g in groups}), sorted(group_id(g) for g in mine)

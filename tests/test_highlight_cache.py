@@ -1,0 +1,96 @@
+"""The highlighting cache of the site: the same HTML as SuperFences' own highlighting, once per block."""
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import markdown
+import pytest
+from mkdocs.utils.yaml import yaml_load
+
+from scripts.site import highlight_cache
+
+ROOT = Path(__file__).resolve().parents[1]
+
+ENGLISH = '''# Page
+
+```python
+# the sum
+print(1 + 1)
+```
+
+```{.python title="two.py" linenums="3" hl_lines="2"}
+x = 2
+print(x)
+```
+
+```{.text .output}
+2
+```
+'''
+# The same code in another language, and a page where the same blocks sit at other positions.
+SPANISH = ENGLISH.replace("the sum", "la suma").replace("# Page", "# Página")
+SHIFTED = "```python\nprint('first')\n```\n\n" + ENGLISH
+
+
+def site_markdown(cached: bool) -> markdown.Markdown:
+    with open(ROOT / "mkdocs.yml", encoding="utf-8") as f:
+        entries = yaml_load(f)["markdown_extensions"]
+    names, configs = [], {}
+    for entry in entries:
+        name, config = next(iter(entry.items())) if isinstance(entry, dict) else (entry, {})
+        config = copy.deepcopy(config)
+        if name == "pymdownx.superfences" and not cached:
+            config.pop("custom_fences")
+        names.append(name)
+        configs[name] = config
+    return markdown.Markdown(extensions=names, extension_configs=configs)
+
+
+@pytest.fixture(autouse=True)
+def empty_cache():
+    highlight_cache._cache.clear()
+
+
+def test_the_site_configures_the_cache_on_every_fence():
+    fences = next(e["pymdownx.superfences"]["custom_fences"] for e in yaml_load((ROOT / "mkdocs.yml").open())
+                  ["markdown_extensions"] if isinstance(e, dict) and "pymdownx.superfences" in e)
+    assert [(f["name"], f["format"]) for f in fences] == [("*", highlight_cache.format_fence)]
+
+
+@pytest.mark.parametrize("text", [ENGLISH, SPANISH, SHIFTED], ids=["english", "translation", "shifted"])
+def test_cached_highlighting_gives_the_html_of_superfences_own(text):
+    cached, plain = site_markdown(True), site_markdown(False)
+    for page in (ENGLISH, SPANISH, SHIFTED, text):  # the cache filled by other pages first
+        expected = plain.reset().convert(page)
+        assert cached.reset().convert(page) == expected
+
+
+def test_a_translation_reuses_the_highlighting_of_its_identical_blocks():
+    md = site_markdown(True)
+    md.convert(ENGLISH)
+    after_english = len(highlight_cache._cache)
+    md.reset().convert(SPANISH)
+    assert after_english == 3 and len(highlight_cache._cache) == 4  # only the block with a translated comment
+
+
+def test_line_anchors_follow_the_position_of_the_block_on_its_page():
+    md = site_markdown(True)
+    md.convert(ENGLISH)
+    shifted = md.reset().convert(SHIFTED)
+    assert 'id="__span-1-1"' in shifted and 'id="__span-3-1"' in shifted
+
+
+LABELLED = '''# Page
+
+```{.python title="Output · a <b> & \\"c\\""}
+print(1)
+```
+'''
+
+
+def test_blocks_that_differ_only_in_their_title_share_the_highlighting():
+    cached, plain = site_markdown(True), site_markdown(False)
+    for page in (LABELLED, LABELLED.replace("Output", "Salida")):
+        assert cached.reset().convert(page) == plain.reset().convert(page)
+    assert len(highlight_cache._cache) == 1 and "Salida" in cached.convert(LABELLED.replace("Output", "Salida"))
