@@ -142,7 +142,6 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         interrupted = True
-    if interrupted:
         pages = len({r.page.path for r in results})
         where = f"; the report of the {pages} finished pages is in {args.json}" if args.json else ""
         print(f"interrupted: stopped after {pages} pages{where}", file=sys.stderr)
