@@ -1,12 +1,16 @@
 """Builds the site once into a folder and reads its HTML, for the site and browser tests."""
 from __future__ import annotations
 
+import contextlib
+import http.server
 import os
 import subprocess
 import sys
+import threading
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Iterator
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -44,3 +48,15 @@ def read_html(path: Path) -> HtmlPage:
     reader = _Reader()
     reader.feed(path.read_text(encoding="utf-8"))
     return reader.page
+
+
+@contextlib.contextmanager
+def served(handler, base: str = "/") -> Iterator[str]:
+    """The URL of `base` on a local HTTP server of `handler`, for the browser tests."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}{base}"
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -9,7 +9,6 @@ from __future__ import annotations
 import functools
 import http.server
 import re
-import threading
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -17,14 +16,12 @@ import pytest
 from mkdocs.utils.yaml import yaml_load
 
 from fixtures.site.reader_site import FIXED_DATE, reader_site
+from site_build import served
 from scripts.markdown import load_site_config, read_page
 
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run"]
 SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
 LANGS = load_site_config().languages
 DEFAULT = LANGS[0]
@@ -75,23 +72,9 @@ def _handler(site_dir: Path, base: str):
 @pytest.fixture(scope="module")
 def base_url(site):
     base = urlsplit(yaml_load(open(site.project / "mkdocs.yml", encoding="utf-8"))["site_url"]).path or "/"
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _handler(site.site, base))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_port}{base}"
-    server.shutdown()
-    server.server_close()
+    with served(_handler(site.site, base), base) as url:
+        yield url
 
-
-@pytest.fixture(scope="module")
-def browser():
-    if not CHROMIUM.exists():
-        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium package (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from test_browser_reader import LANGS, Tab, base_url, browser, folder  # noqa: F401  (fixtures)
+from test_browser_reader import LANGS, Tab, base_url, folder  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.browser
 

@@ -11,13 +11,13 @@ from __future__ import annotations
 import functools
 import http.server
 import re
-import threading
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from mkdocs.utils.yaml import yaml_load
 
+from site_build import served
 from scripts.catalog import load_catalog, ui_string
 from scripts.markdown import load_site_config
 from scripts.site.collation import sort_key
@@ -25,9 +25,6 @@ from scripts.site.collation import sort_key
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run"]
 LANGS = load_site_config().languages
 DEFAULT = LANGS[0]
 with open(ROOT / "mkdocs.yml", encoding="utf-8") as _config:
@@ -65,23 +62,9 @@ def _github_pages(site_dir: Path, base: str):
 
 @pytest.fixture(scope="module")
 def base_url(built_site):
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _github_pages(built_site, SITE_PATH))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_port}{SITE_PATH}"
-    server.shutdown()
-    server.server_close()
+    with served(_github_pages(built_site, SITE_PATH), SITE_PATH) as url:
+        yield url
 
-
-@pytest.fixture(scope="module")
-def browser():
-    if not CHROMIUM.exists():
-        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium package (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
 
 
 class Tab:

@@ -13,22 +13,19 @@ import os
 import shutil
 import subprocess
 import sys
-import threading
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 from mkdocs.utils.yaml import yaml_load
 
+from site_build import served
 from scripts.markdown import load_site_config, read_page
 
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURE = ROOT / "tests" / "fixtures" / "site_safety"
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run"]
 LANGS = load_site_config().languages
 # What guides/body.md would run or send the reader elsewhere with on a click (its form and buttons,
 # which the sanitizer takes away whole, are tried where they stand, by the field left of them).
@@ -72,24 +69,9 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
 def base_url(project):
     base = urlsplit(yaml_load(open(project / "mkdocs.yml", encoding="utf-8"))["site_url"]).path or "/"
     handler = type("SiteHandler", (_Handler,), {"base": base})
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0),
-                                             functools.partial(handler, directory=str(project / "site")))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_port}{base}"
-    server.shutdown()
-    server.server_close()
+    with served(functools.partial(handler, directory=str(project / "site")), base) as url:
+        yield url
 
-
-@pytest.fixture(scope="module")
-def browser():
-    if not CHROMIUM.exists():
-        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium package (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
 
 
 class Watched:
