@@ -2,21 +2,15 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from engine_cli import cli
 from tests.scale_corpus import write_corpus
 
-ROOT = Path(__file__).resolve().parents[1]
 VOLATILE = ("duration_s",)
 
-
-def cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "scripts.snippets", *map(str, args)], cwd=ROOT,
-                          capture_output=True, text=True, timeout=300)
 
 
 @pytest.fixture(scope="module")

@@ -2,24 +2,18 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from engine_cli import cli
 from scripts.markdown import load_site_config
 from scripts.markdown.pages import display_path
 from scripts.snippets import identity
 from scripts.snippets.reuse import text_digest, unchanged_files
 from tests.scale_corpus import page_text, write_corpus
 
-ROOT = Path(__file__).resolve().parents[1]
 
-
-def cli(*args) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "scripts.snippets", *map(str, args)], cwd=ROOT,
-                          capture_output=True, text=True, timeout=300)
 
 
 @pytest.fixture(scope="module")

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from engine_cli import cli
 from scripts.snippets.engine import Engine, load
 from scripts.snippets.report import build_report
 
@@ -24,10 +25,6 @@ def run_engine(folder: str, jobs: int = 2) -> dict[tuple[str, int], object]:
     results = [r for page in Engine(jobs=jobs).run(loaded) for r in page]
     return {(Path(r.page.path).name, r.block.line): r for r in results}
 
-
-def cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "scripts.snippets", *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=300)
 
 
 @pytest.fixture(scope="module")
