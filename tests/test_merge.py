@@ -12,7 +12,6 @@ from tests.scale_corpus import write_corpus
 VOLATILE = ("duration_s",)
 
 
-
 @pytest.fixture(scope="module")
 def reports(tmp_path_factory):
     """Three shard reports and a single run's report of one corpus that has a failing page."""

@@ -14,8 +14,6 @@ from scripts.snippets.reuse import text_digest, unchanged_files
 from tests.scale_corpus import page_text, write_corpus
 
 
-
-
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):
     """An earlier full run (page 2 fails), then page 1 changed and page 3 given a new comment, rerun with --reuse."""

@@ -26,7 +26,6 @@ def run_engine(folder: str, jobs: int = 2) -> dict[tuple[str, int], object]:
     return {(Path(r.page.path).name, r.block.line): r for r in results}
 
 
-
 @pytest.fixture(scope="module")
 def rows():
     return run_engine("rows")
