@@ -252,9 +252,7 @@ class Pool:
     def _exited(self, page: _Running, code: int) -> None:
         self._drain(page)
         if page.job.failure is None and not page.reader.done:
-            tail = page.tail()
-            if page.reader.current is None and page.reader.expected:  # crashed between blocks
-                page.reader.current = page.reader.expected[0]
+            tail = page.tail()  # a crash between blocks is told at the next one (engine._failure_index)
             self._fail(page, "WorkerCrash", _exit_description(code) + (f"\n{tail}" if tail else ""))
 
     def run(self, jobs: list[Job]) -> Iterator[Job]:
