@@ -283,3 +283,45 @@ def test_ctrl_c_writes_the_finished_pages_and_exits_130(tmp_path):
     blocks = json.loads(report.read_text())["blocks"]
     assert [(Path(b["file"]).name, b["status"]) for b in blocks] == [("a_quick.md", "passed")]
     assert list(scratch.iterdir()) == []
+
+
+def test_a_page_that_closes_its_output_does_not_spin_the_engine(tmp_path, monkeypatch):
+    # A pipe at its end is always readable: watched on, the engine's loop would turn thousands of
+    # times while the page sleeps; reading it once and letting it go, a handful.
+    from scripts.snippets import pool
+
+    turns = []
+    select = pool.selectors.DefaultSelector.select
+    monkeypatch.setattr(pool.selectors.DefaultSelector, "select",
+                        lambda self, timeout=None: turns.append(timeout) or select(self, timeout))
+    path = page(tmp_path, "closes", "import os, time\nos.close(1)\nos.close(2)\ntime.sleep(1)")
+    results, _ = run([path], jobs=1)
+    assert results["closes"][0].status == "passed", results["closes"][0].error
+    assert len(turns) < 50, f"{len(turns)} turns of the engine's loop"
+
+
+def test_the_zygote_tells_of_a_page_exit_without_waiting_for_its_next_poll(tmp_path):
+    # With its poll set to an hour, the exit message can only come from the SIGCHLD wake-up.
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    env = dict(os.environ, JAX_PLATFORMS="cpu", PYTHONPATH=str(ROOT), SNIPPETS_CONTROL_FD=str(theirs.fileno()))
+    zygote = subprocess.Popen([sys.executable, "-c", "import scripts.snippets.zygote as z\n"
+                               "z.ORPHAN_SCAN_S = 3600\nz.main()"], cwd=tmp_path, env=env,
+                              pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL)
+    theirs.close()
+    try:
+        ours.settimeout(120)
+        assert json.loads(ours.recv(1 << 16))["ready"]
+        facts_r, facts_w = os.pipe()
+        output_r, output_w = os.pipe()
+        request = {"job": "1", "key": "k", "dir": str(tmp_path), "output_limit": 1000, "memory_limit": None,
+                   "probe": True}
+        socket.send_fds(ours, [json.dumps(request).encode()], [facts_w, output_w])
+        os.close(facts_w)
+        os.close(output_w)
+        ours.settimeout(60)
+        messages = [json.loads(ours.recv(1 << 16)) for _ in range(2)]
+        assert messages[0]["started"] == "1" and messages[1]["exited"] == "1" and messages[1]["code"] == 0
+        assert b'"event": "device"' in os.read(facts_r, 1 << 16)
+    finally:
+        ours.close()
+        zygote.wait(timeout=60)

@@ -217,6 +217,10 @@ class Pool:
         except (BlockingIOError, OSError):
             return False
         if not chunk:
+            # A pipe at its end stays readable: watched on, it would spin the loop until the
+            # zygote tells of the exit.
+            with contextlib.suppress(KeyError, ValueError):
+                self.selector.unregister(fd)
             return False
         if fd == page.output:
             page.output_seen += len(chunk)
