@@ -8,7 +8,7 @@ import pytest
 
 from engine_cli import cli
 from scripts.markdown import load_site_config
-from scripts.markdown.pages import display_path
+from scripts.markdown.pages import display_path, display_paths
 from scripts.snippets import identity
 from scripts.snippets.reuse import text_digest, unchanged_files
 from tests.scale_corpus import page_text, write_corpus
@@ -108,3 +108,41 @@ def test_only_unchanged_files_that_include_nothing_and_passed_are_not_read_again
         [(shown["same.md"], False, "earlier.json")]
     other = unchanged_files(files, {**report, "jaxlib": "0.0.1"}, "earlier.json", current, config)
     assert other.remaining == files and other.entries == []
+
+
+def test_display_paths_of_many_files_are_those_of_display_path(tmp_path, monkeypatch):
+    config = load_site_config()
+    real = tmp_path / "real"
+    (real / "sub").mkdir(parents=True)
+    for name in ("a.md", "sub/b.md"):
+        (real / name).write_text("x")
+    (tmp_path / "linked").symlink_to(real, target_is_directory=True)
+    (tmp_path / "file-link.md").symlink_to(real / "sub" / "b.md")
+    monkeypatch.chdir(tmp_path)
+    files = [real / "a.md", tmp_path / "linked" / "sub" / "b.md", tmp_path / "file-link.md",
+             Path("linked/a.md"), config.root / "mkdocs.yml", config.root / "docs" / ".." / "README.md"]
+    shown = display_paths(files, config)
+    assert shown == [display_path(f, config) for f in files]
+    assert shown[1] == shown[2] == str(real / "sub" / "b.md") and shown[3] == str(real / "a.md")
+    assert shown[4:] == ["mkdocs.yml", "README.md"]
+
+
+def test_shards_with_reuse_read_only_changed_files_and_merge_into_the_unsharded_run(runs, tmp_path):
+    work = runs[0]
+    outputs = []
+    for i in (1, 2, 3):
+        done = cli(work / "docs", "-j", "2", "--shard", f"{i}/3", "--shard-durations", work / "earlier.json",
+                   "--reuse", work / "earlier.json", "--json", tmp_path / f"shard-{i}.json")
+        assert done.returncode in (0, 1), done.stderr
+        assert "5 page files unchanged since it, not read again" in done.stdout
+        outputs.append(json.loads((tmp_path / f"shard-{i}.json").read_text()))
+    # The groups that run (page 1, new; page 2, failed) weigh; the reused ones do not.
+    assert sorted(r["summary"]["executed"] > 0 for r in outputs) == [False, True, True]
+    merged = cli("merge", *(tmp_path / f"shard-{i}.json" for i in (1, 2, 3)), "--json", tmp_path / "merged.json")
+    assert merged.returncode == 0, merged.stderr
+
+    def blocks(path):
+        return [{k: v for k, v in b.items() if k != "duration_s"} for b in json.loads(path.read_text())["blocks"]]
+    assert blocks(tmp_path / "merged.json") == blocks(work / "later.json")
+    assert json.loads((tmp_path / "merged.json").read_text())["sources"] == \
+        json.loads((work / "later.json").read_text())["sources"]

@@ -13,7 +13,7 @@ import pytest
 
 from engine_cli import cli
 from scripts.snippets.engine import Engine, load
-from scripts.snippets.report import build_report
+from scripts.snippets.report import build_report, write_report
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures" / "snippets"
@@ -167,6 +167,20 @@ def test_report_follows_the_design_schema(dedupe):
     failed = next(b for b in report["blocks"] if b["status"] == "failed")
     assert set(failed["error"]) == {"type", "message", "line"}
 
+
+
+def test_report_file_is_the_report_as_json_with_one_line_per_block(dedupe, tmp_path):
+    report = build_report(list(dedupe.values()), "cpu", {"jax": "x", "jaxlib": "y", "python": "z",
+                                                        "device_kind": "cpu"})
+    report["blocks"][0]["stdout"] = "ünïcode,\n\"quoted\" ]\n"
+    write_report(tmp_path / "r.json", report)
+    text = (tmp_path / "r.json").read_text(encoding="utf-8")
+    assert json.loads(text) == report and "ünïcode" in text
+    lines = text.splitlines()
+    start = lines.index(' "blocks": [')
+    assert [json.loads(line.strip().rstrip(",")) for line in lines[start + 1:start + 1 + len(report["blocks"])]] \
+        == report["blocks"]
+    assert lines[start + 1 + len(report["blocks"])] == " ],"
 
 BAD = {
     "bad_rtol.md": (7, "rtol='-1' must be a positive number"),

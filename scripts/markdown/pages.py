@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -99,8 +100,29 @@ def unknown_language(path: Path, config: SiteConfig) -> str | None:
 
 
 def display_path(path: Path, config: SiteConfig) -> str:
-    path = path.resolve()
-    return path.relative_to(config.root).as_posix() if path.is_relative_to(config.root) else str(path)
+    """The path as reports show it: relative to the site's root where it lies under it, symlinks resolved."""
+    return _shown(os.path.realpath(path), config)
+
+
+def display_paths(paths: list[Path], config: SiteConfig) -> list[str]:
+    """display_path of many files: each folder is resolved once, a file itself only when it is a link
+    (a --reuse run shows thousands of paths in few folders)."""
+    folders: dict[str, str] = {}
+    out = []
+    for path in paths:
+        folder, name = os.path.split(os.path.abspath(path))
+        if os.path.islink(path) or not name:
+            out.append(display_path(path, config))
+            continue
+        if folder not in folders:
+            folders[folder] = os.path.realpath(folder)
+        out.append(_shown(os.path.join(folders[folder], name), config))
+    return out
+
+
+def _shown(resolved: str, config: SiteConfig) -> str:
+    root = os.path.join(config.root, "")
+    return Path(resolved[len(root):]).as_posix() if resolved.startswith(root) else resolved
 
 
 def read_page(path: str | Path, config: SiteConfig | None = None, text: str | None = None) -> Page:

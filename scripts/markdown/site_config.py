@@ -23,7 +23,7 @@ DEFAULT_LANGUAGE = "en"
 
 @dataclass(frozen=True)
 class SiteConfig:
-    root: Path
+    root: Path  # resolved: the folder of mkdocs.yml, or the working folder without one
     docs_dir: Path
     languages: tuple[str, ...]  # the default language first
     language_names: dict

@@ -83,7 +83,21 @@ def build_report(results: list[BlockResult], device: str, info: dict, groups: di
 def write_report(path: str | Path, report: dict) -> None:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    write_atomic(path, json.dumps(report, indent=1, ensure_ascii=False) + "\n")
+    write_atomic(path, render_report(report))
+
+
+def render_report(report: dict) -> str:
+    """The report as JSON with one line per field and per list item (each block): a change to one
+    block is a one-line diff, and json's C encoder writes it (indent= would use the slow Python one)."""
+    fields = []
+    for key, value in report.items():
+        name = json.dumps(key)
+        if isinstance(value, list) and value:
+            items = ",\n".join("  " + json.dumps(item, ensure_ascii=False) for item in value)
+            fields.append(f" {name}: [\n{items}\n ]")
+        else:
+            fields.append(f" {name}: {json.dumps(value, ensure_ascii=False)}")
+    return "{\n" + ",\n".join(fields) + "\n}\n"
 
 
 def describe_failure(r: BlockResult) -> str:

@@ -17,13 +17,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..markdown import InputError, SiteConfig
-from ..markdown.pages import display_path
+from ..markdown.pages import display_paths
 from . import identity
 from .engine import BlockResult, LoadedPage, group_pages
 from .shards import group_id
 
 REUSABLE = {"passed", "not_run"}
-INCLUDE_MARKER = "--8<--"  # a page that includes files is always read: what it includes may have changed
+INCLUDE_MARKER = b"--8<--"  # a page that includes files is always read: what it includes may have changed
 
 
 @dataclass
@@ -39,6 +39,12 @@ class ReusePlan:
     results: list[BlockResult] = field(default_factory=list)
     reused: dict[str, dict] = field(default_factory=dict)  # page path -> where its results came from
     note: str = ""  # why nothing could be reused, when that is so
+
+    def only(self, paths: set[str]) -> ReusePlan:
+        """The plan for these pages alone (a shard's)."""
+        return ReusePlan([p for p in self.remaining if p.page.path in paths],
+                         [r for r in self.results if r.page.path in paths],
+                         {k: v for k, v in self.reused.items() if k in paths}, self.note)
 
 
 def read_report(path: str | Path) -> dict:
@@ -100,7 +106,11 @@ def plan(loaded: list[LoadedPage], report: dict, source: str, current: dict, def
 
 
 def text_digest(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    return _digest(text.encode("utf-8"))
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()[:16]
 
 
 def sources(pages: list[LoadedPage]) -> dict[str, str]:
@@ -120,14 +130,15 @@ def unchanged_files(files: list[Path], report: dict, source: str, current: dict,
         by_file.setdefault(block.get("file", ""), []).append(block)
     origin = {"report": source, "created": str(report.get("created", ""))}
     out = UnchangedFiles([])
-    for path in files:
-        shown = display_path(Path(path), config)
+    for path, shown in zip(files, display_paths(files, config)):
         entries = by_file.get(shown, [])
         try:
-            text = Path(path).read_bytes().decode("utf-8")
+            with open(path, "rb") as f:
+                data = f.read()
+            data.decode("utf-8")
         except (OSError, UnicodeDecodeError):
-            text = None  # reading it again reports the problem
-        if (text is None or recorded.get(shown) != text_digest(text) or INCLUDE_MARKER in text
+            data = None  # reading it again reports the problem
+        if (data is None or recorded.get(shown) != _digest(data) or INCLUDE_MARKER in data
                 or not all(_reusable(b) and b.get("group") for b in entries)):
             out.remaining.append(path)
             continue
