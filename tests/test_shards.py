@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from scripts.snippets.engine import group_pages, load
-from scripts.snippets.shards import ShardSpec, group_id, parse_spec, partition, select
+from scripts.snippets.shards import ShardSpec, group_id, parse_spec, partition, select, weights
 from tests.scale_corpus import write_corpus
 
 
@@ -20,8 +20,8 @@ def loaded(tmp_path_factory):
 def test_union_of_the_shards_is_the_whole_and_nothing_overlaps(loaded, count, timed):
     groups = group_pages(loaded, "en")
     durations = {group_id(g): 0.1 * (k % 5 + 1) for k, g in enumerate(groups)} if timed else None
-    shards = partition(groups, count, durations)
-    ids = [group_id(g) for shard in shards for g in shard]
+    shards = partition(weights(groups, durations), count)
+    ids = [gid for shard in shards for gid in shard]
     assert len(shards) == count
     assert sorted(ids) == sorted(group_id(g) for g in groups) and len(set(ids)) == len(ids)
 
@@ -33,14 +33,15 @@ def test_each_shard_process_selects_its_part_of_the_same_split(loaded, count):
 
 
 def test_translations_of_a_page_stay_in_one_shard(loaded):
-    for shard in partition(group_pages(loaded, "en"), 4):
-        for group in shard:
-            assert sorted(p.page.lang for p in group.pages) == ["en", "es", "ru"]
+    for i in range(1, 5):
+        pages = select(loaded, ShardSpec(i, 4), "en")[0]
+        for page in {p.page.page_id for p in pages}:
+            assert sorted(p.page.lang for p in pages if p.page.page_id == page) == ["en", "es", "ru"]
 
 
 def test_the_split_does_not_depend_on_the_order_of_the_pages(loaded):
-    forward = [[group_id(g) for g in s] for s in partition(group_pages(loaded, "en"), 3)]
-    backward = [[group_id(g) for g in s] for s in partition(group_pages(list(reversed(loaded)), "en"), 3)]
+    forward = partition(weights(group_pages(loaded, "en")), 3)
+    backward = partition(weights(group_pages(list(reversed(loaded)), "en")), 3)
     assert forward == backward
 
 
@@ -48,9 +49,9 @@ def test_durations_balance_the_shards(loaded):
     groups = group_pages(loaded, "en")
     heavy = group_id(groups[0])
     durations = {group_id(g): 20.0 if group_id(g) == heavy else 1.0 for g in groups}
-    shards = partition(groups, 2, durations)
-    alone = next(s for s in shards if heavy in [group_id(g) for g in s])
-    assert [group_id(g) for g in alone] == [heavy]  # 20 s against the other 12 groups' 12 s
+    shards = partition(weights(groups, durations), 2)
+    alone = next(s for s in shards if heavy in s)
+    assert alone == [heavy]  # 20 s against the other 12 groups' 12 s
 
 
 def test_durations_are_read_from_an_earlier_report(loaded):
@@ -63,6 +64,25 @@ def test_durations_are_read_from_an_earlier_report(loaded):
     lone = mine if slow in [p.page.path for p in mine] else other
     assert {p.page.path for p in lone} == {p.page.path for p in groups[3].pages}
 
+
+
+def test_groups_reuse_will_take_weigh_nothing_so_the_changed_ones_spread(loaded):
+    groups = group_pages(loaded, "en")
+    changed = {group_id(g) for g in groups[:4]}
+    free = {group_id(g) for g in groups} - changed
+    parts = [select(loaded, ShardSpec(i, 4), "en", free=free)[2] for i in range(1, 5)]
+    assert sorted(len(changed & set(part)) for part in parts) == [1, 1, 1, 1]
+    assert sorted(len(part) for part in parts) == [3, 3, 3, 4]  # the free ones spread by count
+
+
+def test_groups_known_only_from_the_reuse_report_are_cut_with_the_rest(loaded):
+    read = [p for p in loaded if p.page.page_id in ("page0", "page1")]
+    unread = {group_id(g) for g in group_pages(loaded, "en")} - {group_id(g) for g in group_pages(read, "en")}
+    cuts = [select(read, ShardSpec(i, 3), "en", unread=unread) for i in range(1, 4)]
+    ids = [gid for _, _, mine in cuts for gid in mine]
+    assert sorted(ids) == sorted(group_id(g) for g in group_pages(loaded, "en")) and len(set(ids)) == len(ids)
+    assert cuts[0][1] == select(loaded, ShardSpec(1, 3), "en")[1]  # the same corpus as a reading of every file
+    assert sorted(p.page.path for pages, _, _ in cuts for p in pages) == sorted(p.page.path for p in read)
 
 @pytest.mark.parametrize("text", ["0/4", "5/4", "1", "a/b", "1/0"])
 def test_bad_shard_specs_are_refused_with_the_expected_form(text):

@@ -112,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
         except InputError as exc:
             input_errors.append(exc)
     files, unchanged = markdown_files(paths), None
-    if "reuse" in earlier and not args.shard:  # a shard is cut from every page, so it reads them all
+    if "reuse" in earlier:
         unchanged = unchanged_files(files, earlier["reuse"], args.reuse, identity.current(args.device), config)
         files = unchanged.remaining
     loaded, unreadable = load(files, config) if files else ([], [])
@@ -150,8 +150,7 @@ def main(argv: list[str] | None = None) -> int:
             # A run that executed nothing (all reused, or an empty shard) learns its setup without JAX.
             info = engine.info or identity.current(args.device)
             write_report(args.json, build_report(results, args.device, info, selection.groups, selection.reused,
-                                                 selection.report_fields, input_errors,
-                                                 unchanged.entries if unchanged else None))
+                                                 selection.report_fields, input_errors, selection.copied))
         except InputError as exc:
             input_errors.append(exc)
             print(f"error: {exc}", file=sys.stderr)
@@ -165,10 +164,9 @@ def main(argv: list[str] | None = None) -> int:
             input_errors.append(exc)
             print(f"error: {exc}", file=sys.stderr)
     totals = summary(results)
-    for status, count in entry_summary(unchanged.entries if unchanged else []).items():
+    for status, count in entry_summary(selection.copied).items():
         totals[status] = totals.get(status, 0) + count
-    copied = len(unchanged.entries) if unchanged else 0
-    reused = f", {len(selection.reused_results) + copied} from {args.reuse}" if args.reuse else ""
+    reused = f", {len(selection.reused_results) + len(selection.copied)} from {args.reuse}" if args.reuse else ""
     print(f"{totals['passed']} passed, {totals['failed']} failed, {totals['skipped']} skipped, "
           f"{totals['not_run']} not run ({totals['executed']} blocks executed here{reused})"
           + (f"; {len(input_errors)} input errors" if input_errors else ""))

@@ -3,8 +3,9 @@
 A group is the set of pages whose blocks are the same, comments aside (identical
 translations), so it never straddles two shards. Every shard process computes the same
 partition from the same inputs and keeps its own part: the groups are weighed (seconds
-from a previous report when one is given, else their block count), sorted heaviest first
-with the group id as tie-break, and each goes to the lightest shard so far (LPT).
+from a previous report when one is given, else their block count; nothing when --reuse will
+reuse them), sorted heaviest first with the group id as tie-break, and each goes to the
+lightest shard so far (LPT).
 All shards of one run must be given the same durations report, or none.
 """
 from __future__ import annotations
@@ -80,16 +81,16 @@ def weights(groups: list[Group], durations: dict[str, float] | None = None) -> d
     return {gid: durations.get(gid, per_block * n) for gid, n in blocks.items()}
 
 
-def partition(groups: list[Group], count: int, durations: dict[str, float] | None = None) -> list[list[Group]]:
-    """The groups split into `count` shards of about equal weight; the same inputs give the same split."""
-    cost = weights(groups, durations)
-    ids = {id(g): group_id(g) for g in groups}
-    shards: list[list[Group]] = [[] for _ in range(count)]
+def partition(cost: dict[str, float], count: int) -> list[list[str]]:
+    """The group ids split into `count` shards of about equal weight; the same inputs give the same
+    split. Groups that weigh nothing (reused ones) come last and go to the shard with the fewest
+    groups, so that they spread too."""
+    shards: list[list[str]] = [[] for _ in range(count)]
     loads = [0.0] * count
-    for group in sorted(groups, key=lambda g: (-cost[ids[id(g)]], ids[id(g)])):
-        lightest = min(range(count), key=lambda i: (loads[i], i))
-        shards[lightest].append(group)
-        loads[lightest] += cost[ids[id(group)]]
+    for gid in sorted(cost, key=lambda g: (-cost[g], g)):
+        lightest = min(range(count), key=lambda i: (loads[i] if cost[gid] else 0.0, len(shards[i]), i))
+        shards[lightest].append(gid)
+        loads[lightest] += cost[gid]
     return shards
 
 
@@ -99,9 +100,15 @@ def group_ids(loaded: list[LoadedPage], default_language: str) -> dict[str, str]
 
 
 def select(loaded: list[LoadedPage], spec: ShardSpec, default_language: str,
-           durations_report: dict | None = None) -> tuple[list[LoadedPage], dict, list[str]]:
-    """The pages of this shard, the corpus it belongs to, and the ids of its groups."""
+           durations_report: dict | None = None, free: set[str] = frozenset(),
+           unread: set[str] = frozenset()) -> tuple[list[LoadedPage], dict, list[str]]:
+    """The pages of this shard, the corpus it belongs to, and the ids of its groups.
+
+    With --reuse, `free` are the groups whose results will be reused and `unread` those known only
+    from the earlier report (files not read again): they weigh nothing, so the groups that do run
+    are what the shards are balanced by."""
     groups = group_pages(loaded, default_language)
     durations = durations_by_group(groups, durations_report) if durations_report else None
-    mine = partition(groups, spec.count, durations)[spec.index - 1]
-    return [p for g in mine for p in g.pages], corpus_of({group_id(g) for g in groups}), sorted(group_id(g) for g in mine)
+    cost = {**weights(groups, durations), **{gid: 0.0 for gid in set(free) | set(unread)}}
+    mine = set(partition(cost, spec.count)[spec.index - 1])
+    return [p for g in groups if group_id(g) in mine for p in g.pages], corpus_of(set(cost)), sorted(mine)
