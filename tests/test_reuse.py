@@ -146,3 +146,11 @@ def test_shards_with_reuse_read_only_changed_files_and_merge_into_the_unsharded_
     assert blocks(tmp_path / "merged.json") == blocks(work / "later.json")
     assert json.loads((tmp_path / "merged.json").read_text())["sources"] == \
         json.loads((work / "later.json").read_text())["sources"]
+
+
+def test_a_run_left_with_nothing_to_run_does_not_start_jax(monkeypatch):
+    from scripts.snippets.engine import Engine
+    from scripts.snippets.pool import Pool
+
+    monkeypatch.setattr(Pool, "_start", lambda self: pytest.fail("the zygote was started for no page"))
+    assert list(Engine(jobs=1).run([])) == []

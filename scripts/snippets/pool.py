@@ -261,6 +261,8 @@ class Pool:
 
     def run(self, jobs: list[Job]) -> Iterator[Job]:
         """Runs every job, yielding each as it finishes; a page that dies or hangs fails only its block."""
+        if not jobs:
+            return  # without starting JAX: a shard or a --reuse run may have nothing left to run
         if self.control is None:
             self._start()
         queue = deque(jobs)
