@@ -181,6 +181,7 @@ def test_report_file_is_the_report_as_json_with_one_line_per_block(dedupe, tmp_p
     assert [json.loads(line.strip().rstrip(",")) for line in lines[start + 1:start + 1 + len(report["blocks"])]] \
         == report["blocks"]
     assert lines[start + 1 + len(report["blocks"])] == " ],"
+    assert lines[lines.index(' "summary": {') + 1] == '  "passed": 4,'
 
 BAD = {
     "bad_rtol.md": (7, "rtol='-1' must be a positive number"),

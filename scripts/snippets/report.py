@@ -87,16 +87,21 @@ def write_report(path: str | Path, report: dict) -> None:
 
 
 def render_report(report: dict) -> str:
-    """The report as JSON with one line per field and per list item (each block): a change to one
-    block is a one-line diff, and json's C encoder writes it (indent= would use the slow Python one)."""
+    """The report as JSON with one line per element of each top-level list or mapping (each block,
+    each source file): a change to one block is a one-line diff, and json's C encoder writes it
+    (indent= would use the slow Python one)."""
+    def dump(value) -> str:
+        return json.dumps(value, ensure_ascii=False)
+
     fields = []
     for key, value in report.items():
-        name = json.dumps(key)
         if isinstance(value, list) and value:
-            items = ",\n".join("  " + json.dumps(item, ensure_ascii=False) for item in value)
-            fields.append(f" {name}: [\n{items}\n ]")
+            fields.append(f" {dump(key)}: [\n" + ",\n".join(f"  {dump(item)}" for item in value) + "\n ]")
+        elif isinstance(value, dict) and value:
+            fields.append(f" {dump(key)}: {{\n" + ",\n".join(f"  {dump(k)}: {dump(v)}" for k, v in value.items())
+                          + "\n }")
         else:
-            fields.append(f" {name}: {json.dumps(value, ensure_ascii=False)}")
+            fields.append(f" {dump(key)}: {dump(value)}")
     return "{\n" + ",\n".join(fields) + "\n}\n"
 
 
