@@ -71,7 +71,7 @@ def test_a_translation_reuses_the_highlighting_of_its_identical_blocks():
     md.convert(ENGLISH)
     after_english = len(highlight_cache._cache)
     md.reset().convert(SPANISH)
-    assert after_english == 3 and len(highlight_cache._cache) == 4  # only the block with a translated comment
+    assert after_english == 3 and len(highlight_cache._cache) == 3  # its translated comment included
 
 
 def test_line_anchors_follow_the_position_of_the_block_on_its_page():
@@ -94,3 +94,38 @@ def test_blocks_that_differ_only_in_their_title_share_the_highlighting():
     for page in (LABELLED, LABELLED.replace("Output", "Salida")):
         assert cached.reset().convert(page) == plain.reset().convert(page)
     assert len(highlight_cache._cache) == 1 and "Salida" in cached.convert(LABELLED.replace("Output", "Salida"))
+
+
+def test_translated_comments_share_the_highlighting_and_keep_their_words():
+    cached, plain = site_markdown(True), site_markdown(False)
+    pages = [ENGLISH, SPANISH, SPANISH.replace("la suma", "<b>&amp; 'x' \"y\"</b>")]
+    for page in pages:
+        assert cached.reset().convert(page) == plain.reset().convert(page)
+    assert len(highlight_cache._cache) == 3 and "la suma" in cached.reset().convert(SPANISH)
+
+
+@pytest.mark.parametrize("code", [
+    "#!/usr/bin/env python\nprint(1)  # one",  # a shebang is a token of its own
+    "s = '# not a comment'  # a comment",
+    'text = """\n# inside a string\n"""  # after it',
+    "print(1  # an open bracket: does not tokenize",
+    "x = 1  # #KbHighlightCacheComment0x",  # the placeholder's own text
+    "f = f'{1:#x}'  # a format spec",
+    "x = 1 \\\n  # after a continuation\n",
+])
+def test_comment_placeholders_never_change_what_is_shown(code):
+    cached, plain = site_markdown(True), site_markdown(False)
+    page = f"```python\n{code}\n```\n"
+    assert cached.reset().convert(page) == plain.reset().convert(page)
+
+
+def test_every_page_of_the_site_is_highlighted_as_superfences_would():
+    cached, plain = site_markdown(True), site_markdown(False)
+    pages = sorted((ROOT / "docs").rglob("*.md"), key=lambda p: (p.name.count("."), p))  # English first
+    for path in pages:
+        text = path.read_text(encoding="utf-8")
+        assert cached.reset().convert(text) == plain.reset().convert(text), path
+        if path.name.count(".") == 1:
+            english = len(highlight_cache._cache)
+    # The translations add only blocks whose code differs from the English, such as a localized string.
+    assert len(highlight_cache._cache) < 1.1 * english
