@@ -10,6 +10,7 @@ reader's locale.
 """
 from __future__ import annotations
 
+import functools
 import html
 import json
 import shutil
@@ -106,6 +107,7 @@ def backing_runs(page: Page, runs: list[Run]) -> list[Run] | None:
     return backing
 
 
+@functools.lru_cache(maxsize=256)  # every page of a language shows the same few dates; babel is slow to format
 def local_date(iso: str, lang: str) -> str:
     """2026-12-02 as the reader's language writes it ("2. decembra 2026"); as given when it is no date."""
     try:
