@@ -50,6 +50,15 @@ def read_html(path: Path) -> HtmlPage:
     return reader.page
 
 
+def send_page(handler: http.server.BaseHTTPRequestHandler, code: int, body: bytes) -> None:
+    """An HTML response, as a static host sends its 404 page."""
+    handler.send_response(code)
+    handler.send_header("Content-Type", "text/html; charset=utf-8")
+    handler.send_header("Content-Length", str(len(body)))
+    handler.end_headers()
+    handler.wfile.write(body)
+
+
 @contextlib.contextmanager
 def served(handler, base: str = "/") -> Iterator[str]:
     """The URL of `base` on a local HTTP server of `handler`, for the browser tests."""

@@ -16,7 +16,7 @@ import pytest
 from mkdocs.utils.yaml import yaml_load
 
 from fixtures.site.reader_site import FIXED_DATE, reader_site
-from site_build import served
+from site_build import send_page, served
 from scripts.markdown import load_site_config, read_page
 
 pytestmark = pytest.mark.browser
@@ -57,11 +57,7 @@ def _handler(site_dir: Path, base: str):
             if code != 404 or not page.is_file():
                 return super().send_error(code, message, explain)
             body = page.read_bytes()
-            self.send_response(404)
-            self.send_header("Content-Type", "text/html; charset=utf-8")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
+            send_page(self, 404, body)
 
         def log_message(self, *args):
             pass

@@ -17,7 +17,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from mkdocs.utils.yaml import yaml_load
 
-from site_build import served
+from site_build import send_page, served
 from scripts.catalog import load_catalog, ui_string
 from scripts.markdown import load_site_config
 from scripts.site.collation import sort_key
@@ -48,11 +48,7 @@ def _github_pages(site_dir: Path, base: str):
             if code != 404:
                 return super().send_error(code, message, explain)
             body = (site_dir / "404.html").read_bytes()
-            self.send_response(404)
-            self.send_header("Content-Type", "text/html; charset=utf-8")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
+            send_page(self, 404, body)
 
         def log_message(self, *args):
             pass

@@ -31,7 +31,7 @@ def engine_version() -> str:
     return digest.hexdigest()[:16]
 
 
-def _version(package: str) -> str:
+def package_version(package: str) -> str:
     try:
         return importlib.metadata.version(package)
     except importlib.metadata.PackageNotFoundError:
@@ -49,7 +49,7 @@ def device_kind(device: str) -> str:
 
 def current(device: str) -> dict:
     """The identity of a run about to start on this machine, known without running anything."""
-    return {"jax": _version("jax"), "jaxlib": _version("jaxlib"), "python": platform.python_version(),
+    return {"jax": package_version("jax"), "jaxlib": package_version("jaxlib"), "python": platform.python_version(),
             "device": device, "device_kind": device_kind(device), "engine": engine_version()}
 
 

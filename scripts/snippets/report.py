@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import datetime
-import importlib.metadata
 import json
 import platform
 from collections import Counter
@@ -11,16 +10,9 @@ from pathlib import Path
 from ..atomic_write import write_atomic
 from ..markdown import InputError
 from .engine import BlockResult
-from .identity import engine_version
+from .identity import engine_version, package_version
 
 STATUSES = ("passed", "failed", "skipped", "not_run")
-
-
-def _version(package: str) -> str:
-    try:
-        return importlib.metadata.version(package)
-    except importlib.metadata.PackageNotFoundError:
-        return ""
 
 
 def summary(results: list[BlockResult]) -> dict:
@@ -65,8 +57,8 @@ def build_report(results: list[BlockResult], device: str, info: dict, groups: di
     entries = sorted([block_entry(r, groups.get(r.page.path, ""), reused.get(r.page.path)) for r in results]
                      + (copied or []), key=lambda e: (e["file"], e["line"]))
     return {
-        "jax": info.get("jax") or _version("jax"),
-        "jaxlib": info.get("jaxlib") or _version("jaxlib"),
+        "jax": info.get("jax") or package_version("jax"),
+        "jaxlib": info.get("jaxlib") or package_version("jaxlib"),
         "python": info.get("python") or platform.python_version(),
         "device": device,
         "device_kind": info.get("device_kind", ""),
