@@ -21,6 +21,9 @@ $(STAMP): requirements.lock pyproject.toml
 	@if [ -z "$(PYTHON)" ]; then echo "error: Python 3.12 not found: install python3.12 (or 'pyenv install 3.12') and run make again" >&2; exit 2; fi
 	@[ -x $(PY) ] || "$(PYTHON)" -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps -r requirements.lock
+	@# The project itself, editable: the jax_kb package (scripts/src), its `snippets` command, pytest
+	@# plugin and MkDocs plugin, so that `mkdocs serve` works in the activated environment too.
+	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
 	@touch $@
 
 serve: $(STAMP)
@@ -91,7 +94,7 @@ reports: $(STAMP)
 lock:
 	@if [ -z "$(PYTHON)" ]; then echo "error: Python 3.12 not found: install python3.12" >&2; exit 2; fi
 	rm -rf .lock-venv && "$(PYTHON)" -m venv .lock-venv
-	.lock-venv/bin/pip install --quiet --disable-pip-version-check .
+	.lock-venv/bin/pip install --quiet --disable-pip-version-check ".[dev]"
 	.lock-venv/bin/pip freeze --exclude-editable --exclude jax-kb | sed '/^jax-kb/d' > requirements.lock
 	.lock-venv/bin/pip install --dry-run --ignore-installed --quiet --report .lock-venv/gpu.json "jax[cuda12]==$$(sed -n 's/^jax==//p' requirements.lock)"
 	.lock-venv/bin/python -m scripts.gpu_lock .lock-venv/gpu.json requirements.lock > requirements-gpu.lock

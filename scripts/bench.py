@@ -17,8 +17,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from .markdown import load_site_config, read_page
-from .snippets.options import page_blocks
+from jax_kb.markdown import load_site_config, read_page
+from jax_kb.snippets.blocks import page_blocks
 
 ROOT = Path(__file__).resolve().parents[1]
 

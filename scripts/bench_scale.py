@@ -30,8 +30,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from .bench import FLOOR, distinct_pages
-from .bench_corpus import LANGUAGES, change_page, write_corpus
+from scripts.bench import FLOOR, distinct_pages
+from scripts.bench_corpus import LANGUAGES, change_page, write_corpus
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARD_GOAL = 1.2

@@ -8,7 +8,7 @@ KB_BUILD_ONLY_LOCALE (mkdocs.yml). Prints the best of N runs of each, as the pro
 time, the time mkdocs reports (without interpreter start-up) and the process's CPU time, and
 their ratios. The goal: every language in at most GOAL times the time of one, judged on CPU
 time, which other work on a shared machine does not inflate as it does wall time.
-Highlighting is shared across languages (scripts/site/highlight_cache.py).
+Highlighting is shared across languages (scripts/src/jax_kb/site/highlight_cache.py).
 """
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ import sys
 import tempfile
 import time
 
-from .markdown import load_site_config
+from jax_kb.markdown import load_site_config
 
 GOAL = 3.0
 BUILT_IN = re.compile(r"Documentation built in ([\d.]+) seconds")

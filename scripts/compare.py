@@ -11,7 +11,7 @@ import json
 import sys
 from dataclasses import dataclass
 
-from .snippets.output_check import first_difference, outputs_match
+from jax_kb.snippets.output_check import first_difference, outputs_match
 
 RTOL = 1e-3
 

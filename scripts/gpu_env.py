@@ -66,6 +66,7 @@ def main(target: str) -> int:
     else:
         print("installing the pinned CUDA build of JAX")
         _pip(python, ["--no-deps", "-r", str(ROOT / "requirements.lock"), "-r", str(ROOT / "requirements-gpu.lock")])
+    _pip(python, ["--no-deps", "--no-build-isolation", "-e", str(ROOT)])  # jax_kb itself, as make setup does
     stamp.touch()
     return 0
 

@@ -16,9 +16,13 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def build_site(target: Path, config: Path = ROOT / "mkdocs.yml") -> subprocess.CompletedProcess:
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+    package = config.parent / "scripts" / "src"
+    if config.parent != ROOT and package.is_dir():  # a copy of the project: its own jax_kb, not the installed one
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(package), env.get("PYTHONPATH")]))
     return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file", str(config),
                            "--site-dir", str(target)], cwd=config.parent, capture_output=True, text=True,
-                          env=dict(os.environ, NO_MKDOCS_2_WARNING="1"), timeout=600)
+                          env=env, timeout=600)
 
 
 @dataclass

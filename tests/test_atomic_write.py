@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from scripts import atomic_write
-from scripts.atomic_write import write_atomic
-from scripts.i18n.__main__ import main as i18n_main
-from scripts.markdown import InputError
-from scripts.scaffold import main as scaffold_main
+from jax_kb import atomic_write
+from jax_kb.atomic_write import write_atomic
+from jax_kb.i18n.__main__ import main as i18n_main
+from jax_kb.markdown import InputError
+from jax_kb.scaffold import main as scaffold_main
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -52,7 +52,7 @@ def test_a_process_killed_mid_write_leaves_the_old_file(tmp_path):
     target = tmp_path / "page.md"
     target.write_bytes(b"the whole page\n" * 1000)
     # The writer dies after writing the new bytes and before the rename.
-    script = ("import os, signal; from scripts import atomic_write\n"
+    script = ("import os, signal; from jax_kb import atomic_write\n"
               "atomic_write.os.replace = lambda *a: os.kill(os.getpid(), signal.SIGKILL)\n"
               f"atomic_write.write_atomic({str(target)!r}, b'')\n")
     done = subprocess.run([sys.executable, "-c", script], cwd=ROOT)
@@ -85,7 +85,7 @@ def test_update_outputs_on_a_full_disk_reports_every_page_and_keeps_them(tmp_pat
     script = ("import errno, os, sys\n"
               "def no_space(fd): raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))\n"
               "os.fsync = no_space\n"
-              "from scripts.snippets.__main__ import main\n"
+              "from jax_kb.snippets.cli import main\n"
               f"sys.exit(main([{str(pages[0])!r}, {str(pages[1])!r}, '--update-outputs']))\n")
     done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 2

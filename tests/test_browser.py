@@ -17,7 +17,7 @@ from mkdocs.utils.yaml import yaml_load
 
 from fixtures.site.reader_site import FIXED_DATE, reader_site
 from site_build import send_page, served
-from scripts.markdown import load_site_config, read_page
+from jax_kb.markdown import load_site_config, read_page
 
 pytestmark = pytest.mark.browser
 

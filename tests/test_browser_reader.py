@@ -18,9 +18,9 @@ import pytest
 from mkdocs.utils.yaml import yaml_load
 
 from site_build import send_page, served
-from scripts.catalog import load_catalog, ui_string
-from scripts.markdown import load_site_config
-from scripts.site.collation import sort_key
+from jax_kb.catalog import load_catalog, ui_string
+from jax_kb.markdown import load_site_config
+from jax_kb.site.collation import sort_key
 
 pytestmark = pytest.mark.browser
 

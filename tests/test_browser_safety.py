@@ -20,7 +20,7 @@ import pytest
 from mkdocs.utils.yaml import yaml_load
 
 from site_build import served
-from scripts.markdown import load_site_config, read_page
+from jax_kb.markdown import load_site_config, read_page
 
 pytestmark = pytest.mark.browser
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from scripts.snippets.engine import Engine, load
+from jax_kb.snippets.engine import Engine, load
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -65,7 +65,7 @@ for fd in range(3, 1024):
 """
 
 PATCH_VERDICT = """
-import scripts.snippets.verdict as verdict
+import jax_kb.snippets.verdict as verdict
 verdict.decide = lambda *args, **kwargs: {"status": "passed", "error": None}
 """
 
@@ -288,7 +288,7 @@ def test_ctrl_c_writes_the_finished_pages_and_exits_130(tmp_path):
 def test_a_page_that_closes_its_output_does_not_spin_the_engine(tmp_path, monkeypatch):
     # A pipe at its end is always readable: watched on, the engine's loop would turn thousands of
     # times while the page sleeps; reading it once and letting it go, a handful.
-    from scripts.snippets import pool
+    from jax_kb.snippets.sandbox import pool
 
     turns = []
     select = pool.selectors.DefaultSelector.select
@@ -304,7 +304,7 @@ def test_the_zygote_tells_of_a_page_exit_without_waiting_for_its_next_poll(tmp_p
     # With its poll set to an hour, the exit message can only come from the SIGCHLD wake-up.
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     env = dict(os.environ, JAX_PLATFORMS="cpu", PYTHONPATH=str(ROOT), SNIPPETS_CONTROL_FD=str(theirs.fileno()))
-    zygote = subprocess.Popen([sys.executable, "-c", "import scripts.snippets.zygote as z\n"
+    zygote = subprocess.Popen([sys.executable, "-c", "import jax_kb.snippets.sandbox.zygote as z\n"
                                "z.ORPHAN_SCAN_S = 3600\nz.main()"], cwd=tmp_path, env=env,
                               pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL)
     theirs.close()

@@ -19,8 +19,8 @@ import yaml
 
 from mkdocs.utils.yaml import yaml_load
 
-from scripts.markdown import load_site_config, markdown_files, read_page
-from scripts.snippets.options import page_blocks
+from jax_kb.markdown import load_site_config, markdown_files, read_page
+from jax_kb.snippets.blocks import page_blocks
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURE = ROOT / "tests" / "fixtures" / "foreign" / "plain"
@@ -127,8 +127,8 @@ def test_a_missing_path_is_one_line_and_the_rest_runs(project):
 @pytest.mark.parametrize("config, message", [
     ("plugins:\n  - i18n:\n      languages:\n        - locale: en\n          default: true\n",
      "mkdocs.yml:4: i18n language 'en' has no name:"),
-    ("markdown_extensions:\n  - pymdownx.emoji:\n      emoji_index: !!python/name:no_such_module.index\n",
-     "is mkdocs-material installed in this Python?"),
+    ("site_name: x\nextra: !!python/object/apply:os.system ['touch constructed']\n",
+     "mkdocs.yml:2: not usable YAML: could not determine a constructor for the tag"),
     ("site_name: [unclosed\n", "mkdocs.yml:2: not usable YAML"),
 ])
 def test_an_unusable_mkdocs_yml_is_exit_2_naming_it(tmp_path, config, message):
@@ -138,6 +138,18 @@ def test_an_unusable_mkdocs_yml_is_exit_2_naming_it(tmp_path, config, message):
         done = run([sys.executable, "-m", *tool], tmp_path)
         assert done.returncode == 2, (tool, done.stderr)
         assert message in done.stderr and "Traceback" not in done.stderr, (tool, done.stderr)
+        assert not (tmp_path / "constructed").exists()  # reading settings never runs what they name
+
+
+def test_python_names_in_mkdocs_yml_are_read_never_imported(tmp_path):
+    """A !!python/name: (Material's emoji functions, a custom fence's formatter) is a name to the tools."""
+    (tmp_path / "mkdocs.yml").write_text("markdown_extensions:\n  - pymdownx.emoji:\n"
+                                         "      emoji_index: !!python/name:no_such_module.index\n")
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text("# Home\n\n```python\nprint(1)\n```\n")
+    for tool in (["scripts.snippets"], ["scripts.lint"]):
+        done = run([sys.executable, "-m", *tool], tmp_path)
+        assert done.returncode == 0, (tool, done.stderr)
 
 
 def pytest_in(project: Path, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
@@ -145,19 +157,18 @@ def pytest_in(project: Path, *args: str, env: dict | None = None) -> subprocess.
 
 
 def test_the_pytest_plugin_collects_nothing_unless_asked(project):
-    done = pytest_in(project, "-p", "scripts.snippets.pytest_plugin", "docs", "-q")
+    done = pytest_in(project, "-p", "jax_kb.snippets.pytest_plugin", "docs", "-q")
     assert done.returncode == pytest.ExitCode.NO_TESTS_COLLECTED, done.stdout
 
 
 def test_the_pytest_plugin_on_by_its_flag(project):
-    done = pytest_in(project, "-p", "scripts.snippets.pytest_plugin", "--snippets", "docs", "-q")
+    done = pytest_in(project, "-p", "jax_kb.snippets.pytest_plugin", "--snippets", "docs", "-q")
     assert "1 failed, 14 passed" in done.stdout, done.stdout
 
 
 def test_the_pytest_plugin_on_by_its_ini_option(tmp_path):
     shutil.copytree(FIXTURE, tmp_path / "p")
-    (tmp_path / "p" / "pytest.ini").write_text("[pytest]\naddopts = -p scripts.snippets.pytest_plugin\n"
-                                               "snippets = true\n")
+    (tmp_path / "p" / "pytest.ini").write_text("[pytest]\nsnippets = true\n")  # the plugin is installed
     done = pytest_in(tmp_path / "p", "docs/index.md", "-q")
     assert "7 passed" in done.stdout, done.stdout
 
@@ -173,7 +184,8 @@ def installed(tmp_path_factory) -> Path:
     wheel = next(work.glob("*.whl"))
     with zipfile.ZipFile(wheel) as archive:
         names = archive.namelist()
-    assert "scripts/templates/term.md" in names and "scripts/ui_strings.yml" in names
+    assert "jax_kb/templates/term.md" in names and "jax_kb/ui_strings.yml" in names
+    assert not [n for n in names if n.split("/")[0] not in ("jax_kb", wheel.name.split("-")[0] + "-0.2.0.dist-info")]
     done = run([*pip, "install", "--no-deps", "--no-index", "--target", str(work / "site"), str(wheel)],
                work, os.environ.copy())
     assert done.returncode == 0, done.stderr

@@ -25,7 +25,7 @@ def test_gpu_check_refuses_a_machine_without_gpu():
 
 
 def test_pytest_with_device_gpu_fails_every_block_with_the_reason():
-    done = run("-m", "pytest", "docs/glossary/vmap.md", "--device", "gpu", "-q", "-p", "no:cacheprovider")
+    done = run("-m", "pytest", "docs/glossary/vmap.md", "--snippets-device", "gpu", "-q", "-p", "no:cacheprovider")
     assert done.returncode == 1
     assert "no GPU found" in done.stdout
 

@@ -8,7 +8,7 @@ import markdown
 import pytest
 from mkdocs.utils.yaml import yaml_load
 
-from scripts.site import highlight_cache
+from jax_kb.site import highlight_cache
 
 ROOT = Path(__file__).resolve().parents[1]
 

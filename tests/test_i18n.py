@@ -11,15 +11,15 @@ from pathlib import Path
 import pytest
 import yaml
 
-from scripts.catalog import load_catalog
-from scripts.i18n import translation_status
-from scripts.i18n.__main__ import main
-from scripts.i18n.check import check_problems
-from scripts.i18n.history import Change
-from scripts.i18n.mark import with_translation_of
-from scripts.i18n.scope import load_scope
-from scripts.i18n.terminology import avoid_pattern, load_terminologies
-from scripts.markdown import InputError, load_site_config
+from jax_kb.catalog import load_catalog
+from jax_kb.i18n import translation_status
+from jax_kb.i18n.__main__ import main
+from jax_kb.i18n.check import check_problems
+from jax_kb.i18n.history import Change
+from jax_kb.i18n.mark import with_translation_of
+from jax_kb.i18n.scope import load_scope
+from jax_kb.i18n.terminology import avoid_pattern, load_terminologies
+from jax_kb.markdown import InputError, load_site_config
 
 FIXTURES = Path(__file__).parent / "fixtures" / "i18n"
 CONFIG = load_site_config()
@@ -370,7 +370,7 @@ def test_hostile_front_matter_and_duplicate_slugs_are_named_without_a_crash(tmp_
 
 
 def test_a_link_whose_text_wraps_is_read_at_the_line_it_starts(tmp_path):
-    from scripts.markdown import read_page
+    from jax_kb.markdown import read_page
 
     page = tmp_path / "wrapped.md"
     page.write_text("# Wrapped\n\nBoth run ([lax.cond and\n   lax.switch](../glossary/cond-switch.md)).\n\n"

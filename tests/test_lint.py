@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from scripts.lint import lint_files
-from scripts.lint.__main__ import main
-from scripts.markdown import load_site_config
+from jax_kb.lint import lint_files
+from jax_kb.lint.__main__ import main
+from jax_kb.markdown import load_site_config
 
 FIXTURES = Path(__file__).parent / "fixtures" / "lint"
 PREFIX = "tests/fixtures/lint/"
@@ -122,17 +122,17 @@ def test_tags_off_the_allowlist(linted):
         (13, "raw <style> tag: it restyles the whole site and can load from other sites: use a class"),
         (15, "raw <link> tag: it loads styles or documents from other sites"),
         (17, "raw <form> tag: it sends what the reader types to another address"),
-        (17, "raw <button> tag: it is not one of the tags a page may use (scripts/lint/allowlist.py)"),
+        (17, "raw <button> tag: it is not one of the tags a page may use (scripts/src/jax_kb/lint/allowlist.py)"),
         (19, "raw <svg> tag: SVG carries links and scripts of its own: put it in a file and show it with an image"),
         (19, "attribute xlink:href= is not allowed on <a>"),
-        (19, "raw <text> tag: it is not one of the tags a page may use (scripts/lint/allowlist.py)"),
+        (19, "raw <text> tag: it is not one of the tags a page may use (scripts/src/jax_kb/lint/allowlist.py)"),
         (21, "tag split by a comment or a '<' ('<scr<!-- split -->'): write the tag whole"),
     ]
 
 
 def test_attributes_off_the_allowlist_at_their_own_line(linted):
     assert linted[0]["allowlist-attributes.md"] == [
-        (9, "raw <button> tag: it is not one of the tags a page may use (scripts/lint/allowlist.py)"),
+        (9, "raw <button> tag: it is not one of the tags a page may use (scripts/src/jax_kb/lint/allowlist.py)"),
         (11, "attribute formaction= is not allowed on <a>"),
         (13, "style= can load from other sites and restyle the page: use a class"),
         (15, "tag split by a comment or a '<' ('<img src=\"plot.png\" alt=\"a plo'): write the tag whole"),

@@ -21,10 +21,10 @@ import pytest
 from mkdocs.utils.yaml import yaml_load
 
 from fixtures.site.reader_site import FIXED_DATE, reader_site
-from scripts.catalog import load_catalog, ui_string
-from scripts.markdown import load_site_config, read_page
-from scripts.site import verified
-from scripts.site.collation import initial, sort_key
+from jax_kb.catalog import load_catalog, ui_string
+from jax_kb.markdown import load_site_config, read_page
+from jax_kb.site import verified
+from jax_kb.site.collation import initial, sort_key
 
 LANGS = load_site_config().languages
 DEFAULT = LANGS[0]
@@ -218,7 +218,7 @@ def _index_lists_every_page_of_its_kind(site: Path, cat, index: str, kind: str):
     for lang in LANGS:
         expected = {f"{folder(lang)}{page_id}/index.html": cat.page(page_id, lang).meta["summary"]
                     for page_id, versions in cat.pages.items() if cat.page(page_id, lang).meta.get("kind") == kind}
-        # numbers keep their word on the line (scripts/site/numbers.py): "32\u00a0bits"
+        # numbers keep their word on the line (scripts/src/jax_kb/site/numbers.py): "32\u00a0bits"
         listed = {target: summary.replace("\u00a0", " ") for _, summary, target in index_entries(site, lang, index)}
         assert listed == expected, lang
         assert all((site / target).is_file() for target in listed)
@@ -334,7 +334,7 @@ def built_path(page_id: str, lang: str) -> str:
 
 
 def _every_verified_note_is_backed_by_a_report(site: Path, root: Path):
-    """Checked without scripts/site/verified.py: each block passed, with the sha256 of its code as it is now."""
+    """Checked without scripts/src/jax_kb/site/verified.py: each block passed, with the sha256 of its code as it is now."""
     cat = load_catalog(load_site_config(root / "mkdocs.yml"))
     reports = [json.loads(p.read_text(encoding="utf-8")) for p in (root / "reports/cpu.json", root / "reports/gpu.json")
                if p.is_file()]
@@ -504,7 +504,7 @@ def parse_fragment(html: str) -> Node:
 
 
 def test_numbers_keep_their_groups_and_word_but_names_and_code_stay_as_written():
-    from scripts.site.numbers import keep_numbers_together
+    from jax_kb.site.numbers import keep_numbers_together
 
     html = ('<p>unos 10 000 millones, 2,5 GB y 3 ms; x64 and float32 arrays</p>'
             '<pre><code>n = 10 000 items</code></pre><abbr title="1 000 x">1 000 veces</abbr>')
@@ -514,7 +514,7 @@ def test_numbers_keep_their_groups_and_word_but_names_and_code_stay_as_written()
 
 
 def test_code_labels_keep_a_fences_own_options_and_mark_the_wrong_and_right_way():
-    from scripts.site.code_labels import labelled
+    from jax_kb.site.code_labels import labelled
 
     page = ('## Common mistake { #common-mistake }\n\n```{.python #first raises="ValueError" title="bad.py"}\nf()\n```\n\n'
             '```text\nValueError: x\n```\n\n```python\ng()\n```\n\n```{.text .output}\n1\n```\n\n## FAQ { #faq }\n\n'

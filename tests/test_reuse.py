@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 
 from engine_cli import cli
-from scripts.markdown import load_site_config
-from scripts.markdown.pages import display_path, display_paths
-from scripts.snippets import identity
-from scripts.snippets.reuse import text_digest, unchanged_files
+from jax_kb.markdown import load_site_config
+from jax_kb.markdown.pages import display_path, display_paths
+from jax_kb.snippets.runs import identity
+from jax_kb.snippets.runs.reuse import text_digest, unchanged_files
 from tests.scale_corpus import page_text, write_corpus
 
 
@@ -149,8 +149,8 @@ def test_shards_with_reuse_read_only_changed_files_and_merge_into_the_unsharded_
 
 
 def test_a_run_left_with_nothing_to_run_does_not_start_jax(monkeypatch):
-    from scripts.snippets.engine import Engine
-    from scripts.snippets.pool import Pool
+    from jax_kb.snippets.engine import Engine
+    from jax_kb.snippets.sandbox.pool import Pool
 
     monkeypatch.setattr(Pool, "_start", lambda self: pytest.fail("the zygote was started for no page"))
     assert list(Engine(jobs=1).run([])) == []

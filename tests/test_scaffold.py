@@ -7,12 +7,12 @@ from pathlib import Path
 import pytest
 import yaml
 
-from scripts.catalog import front_matter_problems, load_catalog
-from scripts.lint import lint_page
-from scripts.markdown import load_site_config, read_page
-from scripts.scaffold import main
-from scripts.snippets.engine import Engine, LoadedPage
-from scripts.snippets.options import page_blocks
+from jax_kb.catalog import front_matter_problems, load_catalog
+from jax_kb.lint import lint_page
+from jax_kb.markdown import load_site_config, read_page
+from jax_kb.scaffold import UI_STRINGS, main
+from jax_kb.snippets.engine import Engine, LoadedPage
+from jax_kb.snippets.blocks import page_blocks
 from site_build import ROOT, build_site
 
 TERM_IDS = ["definition", "plain-words", "example", "common-mistake", "faq", "faq-first-question"]
@@ -30,8 +30,8 @@ kind: term
 def project(tmp_path):
     """The project's mkdocs.yml and UI strings, with a home page and one existing term."""
     shutil.copy(ROOT / "mkdocs.yml", tmp_path / "mkdocs.yml")
-    (tmp_path / "scripts").mkdir()
-    shutil.copy(ROOT / "scripts" / "ui_strings.yml", tmp_path / "scripts" / "ui_strings.yml")
+    (tmp_path / UI_STRINGS).parent.mkdir(parents=True)
+    shutil.copy(ROOT / UI_STRINGS, tmp_path / UI_STRINGS)
     (tmp_path / "snippets").mkdir()
     (tmp_path / "docs" / "glossary").mkdir(parents=True)
     (tmp_path / "docs" / "index.md").write_text("---\ntitle: Home\nsummary: The home page.\n---\n# Home\n")
@@ -102,9 +102,9 @@ def test_new_language_edits_mkdocs_yml_minimally(project):
 
 
 def test_new_language_gets_a_copy_of_the_english_strings(project):
-    before = (project / "scripts" / "ui_strings.yml").read_text(encoding="utf-8")
+    before = (project / UI_STRINGS).read_text(encoding="utf-8")
     assert main(["lang", "de"], root=project) == 0
-    after = (project / "scripts" / "ui_strings.yml").read_text(encoding="utf-8")
+    after = (project / UI_STRINGS).read_text(encoding="utf-8")
     assert after.startswith(before)  # comments and every other language kept
     strings = yaml.safe_load(after)
     assert strings["de"] == strings["en"]

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from scripts.snippets.engine import group_pages, load
-from scripts.snippets.shards import ShardSpec, group_id, parse_spec, partition, select, weights
+from jax_kb.snippets.engine import group_pages, load
+from jax_kb.snippets.runs.shards import ShardSpec, group_id, parse_spec, partition, select, weights
 from tests.scale_corpus import write_corpus
 
 

@@ -8,7 +8,7 @@ from urllib.parse import unquote, urlsplit
 import pytest
 from mkdocs.utils.yaml import yaml_load
 
-from scripts.markdown import load_site_config
+from jax_kb.markdown import load_site_config
 from site_build import read_html
 
 CONFIG = load_site_config()

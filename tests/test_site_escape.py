@@ -1,4 +1,4 @@
-"""Front matter placed by the site is shown as text: scripts/site/escape.py, checked through the
+"""Front matter placed by the site is shown as text: scripts/src/jax_kb/site/escape.py, checked through the
 site's own Markdown extensions and by the hooks' generated sections."""
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from html.parser import HTMLParser
 import markdown
 import pytest
 
-from scripts.site.escape import html_text, markdown_attribute, markdown_text, template_meta
+from jax_kb.site.escape import html_text, markdown_attribute, markdown_text, template_meta
 
 PAYLOADS = [
     "</title><script>alert(1)</script>",

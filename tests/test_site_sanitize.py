@@ -1,5 +1,5 @@
 """The site's second and third lines of defence: the sanitizer every page's HTML goes through
-(scripts/site/sanitize.py) and the Content-Security-Policy of every page (scripts/site/csp.py)."""
+(scripts/src/jax_kb/site/sanitize.py) and the Content-Security-Policy of every page (scripts/src/jax_kb/site/csp.py)."""
 from __future__ import annotations
 
 import base64
@@ -11,7 +11,7 @@ import markdown
 import pytest
 from mkdocs.config import load_config
 
-from scripts.site import csp, sanitize
+from jax_kb.site import csp, sanitize
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from engine_cli import cli
-from scripts.snippets.engine import Engine, load
-from scripts.snippets.report import build_report, write_report
+from jax_kb.snippets.engine import Engine, load
+from jax_kb.snippets.runs.report import build_report, write_report
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures" / "snippets"
@@ -237,7 +237,7 @@ def test_a_bom_before_front_matter_is_ignored(tmp_path):
     page = tmp_path / "bom.md"
     page.write_bytes("\ufeff---\ntitle: BOM\nsummary: Saved with a BOM.\nkind: term\n---\n# BOM\n\n"
                      "```python\nprint(1)\n```\n".encode())
-    from scripts.markdown import read_page
+    from jax_kb.markdown import read_page
     assert read_page(page).meta == {"title": "BOM", "summary": "Saved with a BOM.", "kind": "term"}
     assert cli(str(page)).returncode == 0
 

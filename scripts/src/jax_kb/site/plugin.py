@@ -1,0 +1,196 @@
+"""The site's MkDocs plugin: the project's one Markdown reader behind every reader feature.
+
+mkdocs-static-i18n builds each language in turn; the plugin's events run in every one of those
+builds, read the pages through jax_kb.catalog and hand each reader feature to its module in
+jax_kb/site/. Registered as the `jax-kb` plugin (entry point `mkdocs.plugins`); list it after
+`i18n` in mkdocs.yml.
+"""
+from __future__ import annotations
+
+import copy
+import logging
+import os
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from mkdocs.config import base, config_options
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import BasePlugin, event_priority
+from mkdocs.utils import get_relative_url
+
+from jax_kb.catalog import Catalog, load_catalog, ui_string
+from jax_kb.markdown import InputError, Page, load_site_config
+from jax_kb.site import (accessibility, alternates, code_labels, csp, home, nav_order, not_found, notices, numbers,
+                         sanitize, search_index, template_cache, term_index, tooltips, verified)
+from jax_kb.site.escape import template_meta
+from jax_kb.site.related import related_section
+
+log = logging.getLogger("mkdocs.plugins.jax_kb")
+
+
+class KnowledgeBaseConfig(base.Config):
+    # The engine's reports behind the "verified" badge, relative to mkdocs.yml's folder.
+    reports_dir = config_options.Type(str, default="reports")
+
+
+def _docs_state(docs_dir: Path, snippets: list[str]) -> tuple:
+    files = [p for base_dir in [docs_dir, *map(Path, snippets)] for p in sorted(Path(base_dir).rglob("*"))
+             if p.is_file()]
+    return tuple((str(p), p.stat().st_mtime_ns) for p in files)
+
+
+def _site_path(config) -> str:
+    """The path of the site's root on its host ("/jax-kb/")."""
+    path = urlsplit(config.site_url or "/").path or "/"
+    return path if path.endswith("/") else path + "/"
+
+
+def _below_title(html: str, badge: str) -> str:
+    """The badge right after the page's first heading; first on a page without one."""
+    head, found, rest = html.partition("</h1>")
+    return head + found + badge + rest if found else badge + html
+
+
+class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
+    def __init__(self):
+        self._key: tuple | None = None
+        self._catalog: Catalog | None = None
+        self._by_path: dict[str, Page] = {}
+        self._reported: set[str] = set()
+        self._runs: list = []
+
+    def catalog(self, config, refresh: bool = False) -> Catalog:
+        """The catalog of docs/; refreshed at the start of each build, read again only if a file changed (live reload)."""
+        if self._catalog is not None and not refresh:
+            return self._catalog
+        site = self._catalog.config if self._catalog else load_site_config(Path(config.config_file_path).resolve())
+        key = _docs_state(site.docs_dir, site.snippets["base_path"])
+        if key != self._key:
+            self._key, self._catalog, self._reported = key, load_catalog(site), set()
+            self._by_path = {page.path: page for page in self._catalog.all_pages()}
+        return self._catalog
+
+    def _report_once(self, message: str) -> None:
+        if message not in self._reported:
+            self._reported.add(message)
+            log.error(message)
+
+    def _language(self, config) -> str:
+        return config.theme.get("language") or self.catalog(config).config.default_language
+
+    def _folder(self, config) -> str:
+        """This build's language folder ("ru/"); empty for the language at the site root."""
+        lang = self._language(config)
+        return "" if lang == config.plugins["i18n"].default_language else f"{lang}/"
+
+    def _source(self, page, cat: Catalog) -> Page | None:
+        """The catalog's reading of the file a page is built from; None when it could not be read."""
+        return self._by_path.get(Path(os.path.relpath(page.file.abs_src_path, cat.config.root)).as_posix())
+
+    @staticmethod
+    def _overrides(config) -> Path | None:
+        custom_dir = config.theme.custom_dir
+        return Path(custom_dir) if custom_dir else None
+
+    @event_priority(-110)  # after mkdocs-static-i18n has set this build's language
+    def on_config(self, config):
+        cat = self.catalog(config, refresh=True)
+        lang = self._language(config)
+        config.mdx_configs["abbr"] = {**config.mdx_configs.get("abbr", {}),
+                                      "glossary": tooltips.abbreviations(cat, lang)}
+        config.extra["language_root"] = self._folder(config)  # overrides/main.html: where this language's search index is
+        # toc's permalink title is no theme string, and the i18n plugin may not override mdx_configs.
+        config.extra["theme_strings"] = ui_string(lang, "theme")  # overrides/partials/language.html
+        config.mdx_configs["toc"] = {**config.mdx_configs.get("toc", {}), "permalink_title": ui_string(lang, "permalink")}
+        try:
+            self._runs = verified.load_runs(cat.config.root, self.config.reports_dir)
+        except InputError as exc:
+            raise PluginError(str(exc)) from None
+        return config
+
+    def on_env(self, env, config, files):
+        env.bytecode_cache = template_cache.CACHE
+        return env
+
+    def on_files(self, files, config):
+        for error in self.catalog(config).errors:
+            self._report_once(str(error))
+        return files
+
+    def on_page_markdown(self, markdown, page, config, files):
+        if page.meta.get("summary"):
+            page.meta.setdefault("description", page.meta["summary"])
+        page.meta.update(template_meta(page.meta))  # Material prints meta fields and titles as HTML
+        cat = self.catalog(config)
+        lang = self._language(config)
+        source = self._source(page, cat)
+        if source is None:
+            # Unreadable, reported in on_files: keep pymdownx.snippets from aborting the whole build on it.
+            return markdown.replace("--8<--", ";--8<--")
+        page.meta["search"] = {**(page.meta.get("search") or {}), "boost": search_index.boost(source)}
+        page.meta["tags"] = search_index.search_tags(source)
+        if source.lang != lang:
+            # An English fallback belongs to the English search index, not to this language's.
+            page.meta["search"] = {**(page.meta.get("search") or {}), "exclude": True}
+        return (f"{code_labels.labelled(markdown, lang)}\n\n{notices.GENERATED}\n"
+                + home.start_here(source.page_id, lang, cat)
+                + term_index.index_section(source.page_id, lang, cat)
+                + related_section(page.meta, page.file.src_uri, lang, cat))
+
+    def on_page_content(self, html, page, config, files):
+        html = sanitize.page_html(html)  # the page's own HTML; the hooks' notices are added after
+        sanitize.toc_titles(page.toc)
+        cat = self.catalog(config)
+        lang = self._language(config)
+        source = self._source(page, cat)
+        if source is None:
+            return html
+        english = page.file.alternates.get(cat.config.default_language)
+        english_link = get_relative_url(english.url, page.url) if english else ""
+        badge = verified.verified_badge(source, self._runs, lang, _site_path(config))
+        own_summary = source.meta.get("summary") if source.meta.get("kind") == "term" else None
+        html = tooltips.first_mentions(html, own_summary if isinstance(own_summary, str) else None)
+        html = numbers.keep_numbers_together(html)
+        return _below_title(notices.with_notices(html, source, lang, cat, english_link), badge)
+
+    def on_template_context(self, context, template_name, config):
+        if template_name == "404.html":
+            i18n = config.plugins["i18n"]
+            if i18n.extra_alternate:
+                # The switcher would otherwise keep the links of the last page rendered (set the way the plugin sets them).
+                config.extra.alternate = copy.deepcopy(i18n.extra_alternate)
+            others = [lang for lang in i18n.build_languages if lang != i18n.default_language]
+            context["not_found"] = not_found.context(self._language(config), self._folder(config), config.site_url, others)
+        return context
+
+    def on_post_template(self, output, template_name, config):
+        if template_name == "404.html":
+            return not_found.write(csp.with_policy(output, self._overrides(config)), config.site_dir, self._folder(config))
+        return output
+
+    def on_post_page(self, output, page, config):
+        output = accessibility.named_landmarks(output, ui_string(self._language(config), "search"))
+        output = alternates.head_to_language_roots(output, _site_path(config), config.plugins["i18n"].default_language)
+        return csp.with_policy(output, self._overrides(config))
+
+    @event_priority(-110)  # after mkdocs-static-i18n has built every language and written their joint index
+    def on_post_build(self, config):
+        i18n = config.plugins["i18n"]
+        # The other languages' builds run inside the first one's post_build, with `building` set.
+        if not i18n.building and search_index.index_path(Path(config.site_dir), i18n.default_language,
+                                                         i18n.default_language).is_file():
+            search_index.split_index(Path(config.site_dir), i18n.build_languages, i18n.default_language)
+        if not i18n.building:
+            alternates.copy_sitemaps(Path(config.site_dir), i18n.build_languages, i18n.default_language)
+            verified.copy_reports(self._runs, self.catalog(config).config.root, Path(config.site_dir))
+
+    @event_priority(-110)  # after mkdocs-static-i18n has made this language's navigation
+    def on_nav(self, nav, config, files):
+        cat = self.catalog(config)
+
+        def title_of(item) -> str | None:
+            source = self._source(item, cat)
+            return str(source.meta["title"]) if source is not None and source.meta.get("title") else None
+
+        nav_order.sort_sections(nav, title_of, self._language(config))
+        return nav

@@ -1,0 +1,144 @@
+"""The "verified" badge below a page's title: on which date, JAX version and devices its examples last passed.
+
+Read from every report of the snippet engine in reports/ (DESIGN.md, "The JSON report"):
+reports/cpu.json and the GPU runs' reports/gpu-<kind>.json. A page gets the badge only when
+every Python block it has now passed, with the same code digest, in a report (a .no-run
+block: compiled, reported not_run), and no report shows one of them failing; every other
+page with Python blocks says that its examples are not verified yet. The badge names each
+device kind, linked to its report (copied into the site, reports/), and the date in the
+reader's locale.
+"""
+from __future__ import annotations
+
+import functools
+import html
+import json
+import shutil
+from dataclasses import dataclass
+from datetime import date as Date
+from pathlib import Path
+
+from babel.dates import format_date
+
+from jax_kb.catalog import ui_string
+from jax_kb.markdown import InputError, Page
+from jax_kb.snippets.blocks import is_python, page_blocks
+
+REPORTS = "reports"
+BLOCK_FIELDS = {"file": str, "index": int, "digest": str, "status": str}
+
+
+@dataclass(frozen=True, eq=False)
+class Run:
+    """One report: where the examples ran, and each block's (digest, status) by (file, index)."""
+
+    jax: str
+    device: str
+    date: str
+    blocks: dict
+    report: str = ""  # the report's path, relative to the project root (reports/cpu.json)
+
+
+def _device(report: dict) -> str:
+    device, kind = str(report.get("device", "")), str(report.get("device_kind", ""))
+    return f"{device.upper()} ({kind})" if kind and kind.lower() != device.lower() else device.upper()
+
+
+def report_files(root: Path, reports_dir: str = REPORTS) -> list[Path]:
+    """Every report in reports/ (the plugin's reports_dir), the CPU one first."""
+    return sorted((root / reports_dir).glob("*.json"), key=lambda p: (p.name != "cpu.json", p.name))
+
+
+def _blocks(report, name: str) -> dict:
+    """Each block's (digest, status) by (file, index); InputError for a report of another shape."""
+    if not isinstance(report, dict) or not isinstance(report.get("blocks", []), list):
+        raise InputError(name, 1, 'not a report of the snippet engine: expected an object with a list "blocks"')
+    blocks = {}
+    for number, block in enumerate(report.get("blocks", [])):
+        wrong = [key for key, kind in BLOCK_FIELDS.items()
+                 if not isinstance(block, dict) or not isinstance(block.get(key), kind)]
+        if wrong:
+            raise InputError(name, 1, f"not a report of the snippet engine: blocks[{number}] lacks "
+                                      + ", ".join(f'"{key}" ({BLOCK_FIELDS[key].__name__})' for key in wrong))
+        blocks[(block["file"], block["index"])] = (block["digest"], block["status"])
+    return blocks
+
+
+def load_runs(root: Path, reports_dir: str = REPORTS) -> list[Run]:
+    runs = []
+    for path in report_files(root, reports_dir):
+        name = path.relative_to(root).as_posix()
+        try:
+            report = json.loads(path.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as exc:
+            raise InputError(name, exc.lineno, f"not a JSON report of the snippet engine: {exc.msg}") from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise InputError(name, None, f"cannot be read: {exc}") from None
+        blocks = _blocks(report, name)
+        runs.append(Run(str(report.get("jax", "")), _device(report), str(report.get("created", ""))[:10], blocks, name))
+    return runs
+
+
+def copy_reports(runs: list[Run], root: Path, site_dir: Path) -> None:
+    """The reports the badges link to, beside the site's pages."""
+    for run in runs:
+        target = site_dir / run.report
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(root / run.report, target)
+
+
+def backing_runs(page: Page, runs: list[Run]) -> list[Run] | None:
+    """The runs in which the page's blocks, as they are now, passed; None when that cannot be claimed."""
+    try:
+        blocks = page_blocks(page)
+    except InputError:
+        return None  # the engine refuses such a page, so nothing ran
+    backing: list[Run] = []
+    for block in blocks:
+        digest = block.digest
+        same_code = [(run, entry[1]) for run in runs
+                     if (entry := run.blocks.get((page.path, block.index))) and entry[0] == digest]
+        if any(status == "failed" for _, status in same_code):
+            return None
+        good = [run for run, status in same_code if status == ("passed" if block.run else "not_run")]
+        if not good:
+            return None
+        backing.extend(run for run in good if run not in backing)
+    return backing
+
+
+@functools.lru_cache(maxsize=256)  # every page of a language shows the same few dates; babel is slow to format
+def local_date(iso: str, lang: str) -> str:
+    """2026-12-02 as the reader's language writes it ("2. decembra 2026"); as given when it is no date."""
+    try:
+        return format_date(Date.fromisoformat(iso), format="long", locale=lang)
+    except ValueError:
+        return iso
+
+
+def _badge(kind: str, lang: str, label: str, title: str, details: str) -> str:
+    # lang: on an English fallback page the badge still speaks the reader's language.
+    return (f'<div class="kb-badge kb-badge--{kind}" data-kb-notice="{kind}" data-search-exclude lang="{lang}" '
+            f'title="{html.escape(title)}">'
+            f'<span class="kb-badge__label">{html.escape(label)}</span>{details}</div>\n')
+
+
+def verified_badge(page: Page, runs: list[Run], lang: str, site_path: str) -> str:
+    """The badge's HTML, placed below the title; empty for a page without Python blocks.
+
+    site_path is the path of the site's root ("/jax-kb/"), under which the reports are.
+    """
+    if not any(is_python(fence) for fence in page.fences):
+        return ""
+    backing = backing_runs(page, runs)
+    if not backing:
+        return _badge("not-verified", lang, ui_string(lang, "not_verified_title"), ui_string(lang, "not_verified"), "")
+    latest = max(run.date for run in backing)
+    devices = ", ".join(f'<a href="{html.escape(site_path + run.report)}">{html.escape(run.device)}</a>'
+                        for run in backing)
+    sentence = " ".join(ui_string(lang, "verified").format(jax=run.jax, device=run.device,
+                                                           date=local_date(run.date, lang))
+                        for run in backing).replace("..", ".")  # a date that ends in "г." ends the sentence
+    details = (f' <time datetime="{html.escape(latest)}">{html.escape(local_date(latest, lang))}</time>'
+               f' · JAX {html.escape(backing[0].jax)} · {devices}')
+    return _badge("verified", lang, ui_string(lang, "verified_title"), sentence, details)

@@ -1,0 +1,166 @@
+"""The fence table of DESIGN.md: what each fence of a page asks the engine to do."""
+from __future__ import annotations
+
+import hashlib
+import math
+from dataclasses import dataclass
+
+from jax_kb.markdown import Fence, InputError, Page
+from jax_kb.snippets.code_tokens import code_tokens
+from jax_kb.snippets.sessions import is_session, read_session
+
+# The spellings that the site highlights with Pygments' Python lexers (its lookup ignores case).
+# sage, bazel, starlark and pyi share the lexer but are not Python programs: shown, not run.
+PYTHON_LANGS = ("python", "py", "python3", "py3")
+SESSION_LANGS = ("pycon", "python-console")
+PYTHON_CLASSES = {"no-run", "gpu", "cpu"}
+HIGHLIGHT_ATTRS = {"title", "linenums", "hl_lines"}  # pymdownx.highlight's, valid without braces too
+PYTHON_ATTRS = {"raises", "timeout"} | HIGHLIGHT_ATTRS
+OUTPUT_ATTRS = {"rtol"}
+DEFAULT_TIMEOUT = 60.0
+MAX_TIMEOUT = 24 * 3600.0  # beyond what the event loop's select() takes; no example needs a day
+DEFAULT_RTOL = 1e-5
+# Exceptions the engine itself treats as the block's failure before raises= is looked at.
+NEVER_EXPECTED = {"SystemExit"}
+
+
+@dataclass
+class Block:
+    """A Python block of a page and what it expects."""
+
+    fence: Fence
+    index: int  # position among the page's Python blocks
+    run: bool  # False for .no-run: compiled, not executed
+    raises: str | None = None
+    device: str | None = None  # "cpu" or "gpu" when limited to one kind
+    timeout: float = DEFAULT_TIMEOUT
+    output: Fence | None = None  # the {.text .output} block right after it
+    rtol: float = DEFAULT_RTOL
+    session: bool = False  # an interpreter session: >>> prompts, echoed values, printed output inline
+
+    @property
+    def line(self) -> int:
+        return self.fence.line
+
+    @property
+    def code(self) -> str:
+        return read_session(self.fence.code).code if self.session else self.fence.code
+
+    @property
+    def digest(self) -> str:
+        """What reports record of the block's code: the site's verified note matches on it."""
+        return hashlib.sha256(self.code.encode("utf-8")).hexdigest()
+
+    @property
+    def expected(self) -> str | None:
+        if self.session:
+            return read_session(self.fence.code).expected
+        return self.output.code if self.output else None
+
+    def signature(self) -> tuple:
+        """What decides the block's result, comments aside: equal signatures run alike."""
+        return (self.run, self.raises, self.device, self.timeout, code_tokens(self.code),
+                self.expected, self.rtol if self.output else None)
+
+
+def _positive_number(value: str, name: str, path: str, line: int, limit: float = math.inf) -> float:
+    try:
+        number = float(value)
+    except ValueError:
+        number = math.nan
+    if not (number > 0 and math.isfinite(number)):
+        raise InputError(path, line, f"{name}={value!r} must be a positive number")
+    if number > limit:
+        raise InputError(path, line, f"{name}={value!r} is more than {limit:g}")
+    return number
+
+
+def _readable_options(fence: Fence, path: str) -> None:
+    """The options as the site reads them: unreadable or bare non-highlight ones drop the fence there."""
+    if "?" in fence.attrs:
+        raise InputError(path, fence.line, f"fence options {fence.info.strip()!r} cannot be read, so the site "
+                         "drops the block: write them inside braces, as in ```{.python .no-run}")
+    if not fence.braced and set(fence.attrs) - HIGHLIGHT_ATTRS:
+        raise InputError(path, fence.line, f"fence options {fence.info.strip()!r} must go inside braces, "
+                         f"as in ```{{.python raises=\"ValueError\"}}: without them the site drops the block")
+    if fence.repeated:
+        raise InputError(path, fence.line, f"fence option {fence.repeated[0]!r} is given twice: keep one")
+
+
+def _python_block(fence: Fence, index: int, path: str) -> Block:
+    _readable_options(fence, path)
+    unknown = sorted(set(fence.classes) - PYTHON_CLASSES) + sorted(set(fence.attrs) - PYTHON_ATTRS)
+    if unknown:
+        raise InputError(path, fence.line, f"unknown fence option {unknown[0]!r}: Python blocks take "
+                         ".no-run, .gpu, .cpu, raises=\"Error\", timeout=\"seconds\"")
+    if "gpu" in fence.classes and "cpu" in fence.classes:
+        raise InputError(path, fence.line, "a block cannot be both .gpu and .cpu")
+    raises = fence.attrs.get("raises")
+    if raises is not None and not all(part.isidentifier() for part in raises.split(".")):
+        raise InputError(path, fence.line, f"raises={raises!r} is not an exception class name or dotted path")
+    if raises is not None and raises.rsplit(".", 1)[-1] in NEVER_EXPECTED:
+        raise InputError(path, fence.line, f"raises={raises!r} can never pass: a block that exits is a failure "
+                         "of the block; show the exit in a .no-run block")
+    no_run = "no-run" in fence.classes
+    if no_run and (raises or "timeout" in fence.attrs):
+        raise InputError(path, fence.line, "a .no-run block is never executed: it takes no raises= or timeout=")
+    timeout = fence.attrs.get("timeout")
+    session = is_session_fence(fence)
+    if session:
+        raises = raises or read_session(fence.code).raises
+    return Block(
+        fence=fence, index=index, run=not no_run, raises=raises,
+        device=next((d for d in ("gpu", "cpu") if d in fence.classes), None),
+        timeout=(_positive_number(timeout, "timeout", path, fence.line, MAX_TIMEOUT) if timeout is not None
+                 else DEFAULT_TIMEOUT),
+        session=session,
+    )
+
+
+def _spelling(fence: Fence) -> str:
+    return (fence.lang or "").lower()
+
+
+def is_python(fence: Fence) -> bool:
+    """A fence the site shows as Python code or as a Python session: the engine runs it."""
+    return fence.hidden is None and _spelling(fence) in PYTHON_LANGS + SESSION_LANGS
+
+
+def is_session_fence(fence: Fence) -> bool:
+    return _spelling(fence) in SESSION_LANGS or is_session(fence.code)
+
+
+def is_output(fence: Fence) -> bool:
+    """An expected-output block: {.text .output}. A bare ```output (other projects' spelling) is shown only."""
+    return fence.hidden is None and "output" in fence.classes
+
+
+def page_blocks(page: Page) -> list[Block]:
+    """The page's Python blocks with their expected output; bad options are an InputError."""
+    blocks: list[Block] = []
+    previous: Fence | None = None
+    for fence in page.fences:
+        if is_python(fence):
+            blocks.append(_python_block(fence, len(blocks), page.path))
+        elif is_output(fence):
+            owner = blocks[-1] if blocks and previous is blocks[-1].fence else None
+            if owner is None:
+                raise InputError(page.path, fence.line, "an .output block must come right after the Python block "
+                                 "whose output it is")
+            if not owner.run:
+                raise InputError(page.path, fence.line, "an .output block cannot follow a .no-run block")
+            if owner.session:
+                raise InputError(page.path, fence.line, "an .output block cannot follow a session: the "
+                                 "session shows its output after its >>> lines")
+            if fence.repeated:
+                raise InputError(page.path, fence.line, f"fence option {fence.repeated[0]!r} is given twice: keep one")
+            unknown = sorted(set(fence.classes) - {"output"}) + sorted(set(fence.attrs) - OUTPUT_ATTRS)
+            if unknown or not fence.braced:
+                bad = unknown[0] if unknown else fence.info.strip()
+                raise InputError(page.path, fence.line, f"unknown option {bad!r} on an .output block: it takes "
+                                 "only rtol=\"1e-3\", inside braces: ```{.text .output}")
+            owner.output = fence
+            if "rtol" in fence.attrs:
+                owner.rtol = _positive_number(fence.attrs["rtol"], "rtol", page.path, fence.line)
+        previous = fence
+    return blocks

@@ -1,0 +1,169 @@
+"""pytest glue: one item per Python block of the pages in docs/; the engine does all the work.
+
+Installed, the plugin is loaded in every pytest run (entry point pytest11), so it collects nothing
+unless a project asks for it: `pytest --snippets`, or `snippets = true` in its pytest settings.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from jax_kb.markdown import InputError, SiteConfig, load_site_config
+from jax_kb.snippets.engine import BlockResult, Engine, load_page
+from jax_kb.snippets.sandbox.pool import EngineError
+from jax_kb.snippets.sandbox.protections import default_jobs
+from jax_kb.snippets.runs.report import build_report, describe_failure, write_report
+
+_SESSION = pytest.StashKey["SnippetSession"]()
+
+
+def pytest_addoption(parser):
+    group = parser.getgroup("snippets", "executed examples of the Markdown pages")
+    group.addoption("--snippets", action="store_true", default=None,
+                    help="run the Python blocks of the pages in the docs folder of mkdocs.yml as tests")
+    parser.addini("snippets", "run the Python blocks of the Markdown pages as tests (the --snippets flag)",
+                  type="bool", default=False)
+    group.addoption("--snippets-device", choices=("cpu", "gpu"), default="cpu", help="device kind the blocks run on")
+    group.addoption("--snippets-json", metavar="FILE", help="write the engine's JSON report there")
+    group.addoption("--snippets-jobs", type=int, default=default_jobs(), help="pages run at once (default: the CPU count)")
+
+
+class SnippetSession:
+    """Runs, on first need, every page that has a selected item, and hands out results."""
+
+    def __init__(self, config, site: SiteConfig):
+        self.site = site
+        self.engine = Engine(device=config.getoption("snippets_device"), jobs=config.getoption("snippets_jobs"),
+                             cache_dir=site.jax_cache_dir)
+        self.pages: dict[str, object] = {}  # path -> LoadedPage, for the selected items
+        self.results: dict[tuple[str, int], BlockResult] = {}
+        self.input_errors: list[InputError] = []
+        self.stream = None
+        self.error: str | None = None
+
+    def result(self, path: str, index: int) -> BlockResult:
+        if self.error:
+            pytest.fail(self.error, pytrace=False)
+        if self.stream is None:
+            self.stream = self.engine.run(list(self.pages.values()), self.site.default_language)
+        try:
+            while (path, index) not in self.results:
+                for r in next(self.stream):
+                    self.results[(r.page.path, r.block.index)] = r
+        except EngineError as exc:
+            self.error = f"the snippet engine cannot run: {exc}"
+            pytest.fail(self.error, pytrace=False)
+        return self.results[(path, index)]
+
+    def close(self):
+        if self.stream is not None:
+            self.stream.close()
+
+
+class MarkdownPage(pytest.File):
+    def collect(self):
+        session = self.config.stash[_SESSION]
+        try:
+            loaded = load_page(self.path, session.site)
+        except InputError as exc:
+            # One failing item, not a collection error: that would stop the whole session.
+            session.input_errors.append(exc)
+            yield UnreadablePage.from_parent(self, name="page", error=exc)
+            return
+        for block in loaded.blocks:
+            yield BlockItem.from_parent(self, name=f"line{block.line}", loaded=loaded, block=block)
+
+
+class BlockFailure(Exception):
+    pass
+
+
+class UnreadablePage(pytest.Item):
+    """A page the engine cannot use: it fails with the reader's message, the other pages still run."""
+
+    def __init__(self, *, error: InputError, **kwargs):
+        super().__init__(**kwargs)
+        self.error = error
+
+    def runtest(self):
+        raise BlockFailure(f"error: {self.error}")
+
+    def repr_failure(self, excinfo):
+        if isinstance(excinfo.value, BlockFailure):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self):
+        return self.path, (self.error.line or 1) - 1, self.error.where
+
+
+class BlockItem(pytest.Item):
+    def __init__(self, *, loaded, block, **kwargs):
+        super().__init__(**kwargs)
+        self.loaded, self.block = loaded, block
+
+    def runtest(self):
+        result = self.config.stash[_SESSION].result(self.loaded.page.path, self.block.index)
+        if result.status == "skipped":
+            pytest.skip(result.reason)
+        if result.status == "failed":
+            raise BlockFailure(describe_failure(result))
+
+    def repr_failure(self, excinfo):
+        if isinstance(excinfo.value, BlockFailure):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self):
+        return self.path, self.block.line - 1, f"{self.loaded.page.path}:{self.block.line}"
+
+
+def _enabled(config) -> bool:
+    flag = config.getoption("snippets")
+    return flag if flag is not None else config.getini("snippets")
+
+
+def pytest_collect_file(file_path: Path, parent):
+    snippet_session = parent.config.stash.get(_SESSION, None)
+    if snippet_session is None:
+        return None
+    if file_path.suffix == ".md" and file_path.resolve().is_relative_to(snippet_session.site.docs_dir.resolve()):
+        return MarkdownPage.from_parent(parent, path=file_path)
+    return None
+
+
+def pytest_configure(config):
+    if not _enabled(config):
+        return
+    try:
+        site = load_site_config(Path(config.rootpath, "mkdocs.yml") if (config.rootpath / "mkdocs.yml").is_file()
+                                else None)
+    except InputError as exc:
+        raise pytest.UsageError(f"the snippet engine cannot read the project's configuration: {exc}") from None
+    config.stash[_SESSION] = SnippetSession(config, site)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(session, config, items):
+    snippet_session = config.stash.get(_SESSION, None)
+    if snippet_session is None:
+        return
+    for item in items:
+        if isinstance(item, BlockItem):
+            snippet_session.pages[item.loaded.page.path] = item.loaded
+
+
+def pytest_sessionfinish(session):
+    snippet_session = session.config.stash.get(_SESSION, None)
+    if snippet_session is None:
+        return
+    snippet_session.close()
+    target = session.config.getoption("snippets_json")
+    if target and (snippet_session.results or snippet_session.input_errors):
+        try:
+            write_report(target, build_report(list(snippet_session.results.values()), snippet_session.engine.device,
+                                              snippet_session.engine.info, input_errors=snippet_session.input_errors))
+        except InputError as exc:
+            session.config.get_terminal_writer().line(f"error: {exc}", red=True)
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
