@@ -1,4 +1,5 @@
-"""Exit 2 unless JAX's default backend is a GPU: JAX_PLATFORMS=cuda,cpu falls back to the CPU silently."""
+"""Exit 2 unless JAX's default backend is a GPU. Without JAX_PLATFORMS, a missing or broken CUDA install falls back to
+the CPU with only a warning; with JAX_PLATFORMS=cuda,cpu, JAX skips cuda without a word where no NVIDIA GPU is visible."""
 from __future__ import annotations
 
 import os
