@@ -14,6 +14,7 @@ FIXTURES = Path(__file__).parent / "fixtures" / "lint"
 PREFIX = "tests/fixtures/lint/"
 LANGUAGES = "text, bash, console, shell, yaml, toml, json, markdown, md, ini, diff, output, python, py, pycon, " \
             "html, css, js, javascript"
+KEYS = "title, summary, kind, tags, related, aliases, translation_of"
 EMBED = "tag: pages may not run or embed other documents; link to the content instead"
 
 
@@ -187,6 +188,23 @@ def test_front_matter_markup_at_the_field_line(linted):
         (3, f"front matter 'summary' has markup ('th a [link](javascript'): {text}"),
         (5, f"front matter 'tags' has markup ('<img src=x o'): {text}"),
         (6, f"front matter 'aliases' has markup ('&lt;b&gt;'): {text}"),
-        (10, "front matter key 'template': it picks the theme template the page is rendered with; pages use the "
-             "site's own"),
+        (10, f"unknown front matter key 'template': pages may set only {KEYS}"),
+    ]
+
+
+def test_front_matter_of_another_type_or_outside_the_schema_at_its_line(linted):
+    """A mapping, a set, !!binary, a date or a number would reach the templates as Python prints it."""
+    assert linted[0]["front-matter-types.md"] == [
+        (2, "front matter 'title' must be text, not binary data (!!binary): write it in quotes"),
+        (3, "front matter 'summary' must be text, not a date: write it in quotes"),
+        (4, "unknown kind 'recipe': use one of term, guide"),
+        (5, "front matter 'tags' must be a list of text items, such as [a, b], not a set"),
+        (6, "front matter 'related' must be a list of text items, such as [a, b], not a single text"),
+        (7, "front matter 'aliases[2]' must be text, not a number: write it in quotes"),
+        (8, "front matter 'translation_of' must be the hex digest that `python -m scripts.i18n mark` writes, "
+            "not a number"),
+        (9, f"unknown front matter key 'subtitle': pages may set only {KEYS}"),
+        (10, f"unknown front matter key 'template': pages may set only {KEYS}"),
+        (11, f"unknown front matter key '<img src=x onerror=alert(1)>': pages may set only {KEYS}"),
+        (12, f"unknown front matter key 'hide': pages may set only {KEYS}"),
     ]

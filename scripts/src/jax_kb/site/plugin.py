@@ -118,12 +118,12 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
         return files
 
     def on_page_markdown(self, markdown, page, config, files):
-        if page.meta.get("summary"):
-            page.meta.setdefault("description", page.meta["summary"])
-        page.meta.update(template_meta(page.meta))  # Material prints meta fields and titles as HTML
         cat = self.catalog(config)
         lang = self._language(config)
         source = self._source(page, cat)
+        # The templates get the project's own reading of the front matter, only what the schema lets
+        # through (what else the page says is reported in on_files), printed as HTML text.
+        page.meta = template_meta(source.meta if source is not None else {})
         if source is None:
             # Unreadable, reported in on_files: keep pymdownx.snippets from aborting the whole build on it.
             return markdown.replace("--8<--", ";--8<--")
@@ -140,6 +140,8 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
     def on_page_content(self, html, page, config, files):
         html = sanitize.page_html(html)  # the page's own HTML; the hooks' notices are added after
         sanitize.toc_titles(page.toc)
+        # Without a title of its own, MkDocs' (from the first heading, as HTML), as text.
+        page.meta.setdefault("title", sanitize.TEXT_ONLY.clean(page.title or ""))
         cat = self.catalog(config)
         lang = self._language(config)
         source = self._source(page, cat)
