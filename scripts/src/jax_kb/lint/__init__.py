@@ -10,6 +10,7 @@ from jax_kb.lint.abbreviations import abbreviation_problems
 from jax_kb.lint.attr_lists import attr_list_problems
 from jax_kb.lint.fences import fence_problems
 from jax_kb.lint.front_matter import front_matter_problems
+from jax_kb.lint.heading_ids import heading_id_problems
 from jax_kb.lint.images import image_problems
 from jax_kb.lint.prose import prose
 from jax_kb.lint.raw_html import raw_html_problems
@@ -20,7 +21,7 @@ def lint_page(page: Page) -> list[InputError]:
     text = prose(page)
     problems = (raw_html_problems(page, text) + attr_list_problems(page, text) + abbreviation_problems(page, text)
                 + url_problems(page, text) + image_problems(page, text) + fence_problems(page)
-                + front_matter_problems(page))
+                + front_matter_problems(page) + heading_id_problems(page))
     return sorted(problems, key=lambda p: p.line or 0)
 
 
