@@ -231,3 +231,20 @@ def test_rel_opener_is_refused_in_html_and_attribute_lists(linted):
     message = ("rel=opener lets the linked page take over this tab (reverse tabnabbing): remove it; the site gives "
                'every link rel="noopener noreferrer"')
     assert linted[0]["rel-opener.md"] == [(9, message), (11, message)]
+
+
+def test_trojan_source_bidirectional_controls_anywhere_and_names_that_mix_scripts_in_code(linted):
+    bidi = ("bidirectional control character U+202E RIGHT-TO-LEFT OVERRIDE: it makes the text show in another "
+            "order than it is read (Trojan Source); remove it")
+    mixed = ("identifier 'сheck' mixes scripts (Cyrillic, Latin): it looks like a name it is not; write it in one "
+             "script")
+    assert linted[0]["trojan-source.md"] == [
+        (9, bidi), (13, bidi), (18, mixed), (21, mixed), (24, mixed),
+        (27, "invisible character U+200B ZERO WIDTH SPACE in code: it hides in a name or a string; remove it"),
+    ]
+
+
+def test_russian_prose_comments_and_strings_pass_and_only_a_mixed_name_in_code_is_named(linted):
+    assert linted[0]["trojan-source.ru.md"] == [
+        (20, "identifier 'tоtal' mixes scripts (Cyrillic, Latin): it looks like a name it is not; write it in one "
+             "script")]

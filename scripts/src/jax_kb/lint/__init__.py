@@ -14,6 +14,7 @@ from jax_kb.lint.heading_ids import heading_id_problems
 from jax_kb.lint.images import image_problems
 from jax_kb.lint.prose import prose
 from jax_kb.lint.raw_html import raw_html_problems
+from jax_kb.lint.trojan_source import trojan_source_problems
 from jax_kb.lint.urls import url_problems
 
 
@@ -21,7 +22,7 @@ def lint_page(page: Page) -> list[InputError]:
     text = prose(page)
     problems = (raw_html_problems(page, text) + attr_list_problems(page, text) + abbreviation_problems(page, text)
                 + url_problems(page, text) + image_problems(page, text) + fence_problems(page)
-                + front_matter_problems(page) + heading_id_problems(page))
+                + front_matter_problems(page) + heading_id_problems(page) + trojan_source_problems(page))
     return sorted(problems, key=lambda p: p.line or 0)
 
 
