@@ -248,3 +248,17 @@ def test_russian_prose_comments_and_strings_pass_and_only_a_mixed_name_in_code_i
     assert linted[0]["trojan-source.ru.md"] == [
         (20, "identifier 'tоtal' mixes scripts (Cyrillic, Latin): it looks like a name it is not; write it in one "
              "script")]
+
+
+def test_files_in_docs_that_are_neither_pages_nor_images_are_refused():
+    problems, _ = lint_files([FIXTURES / "files"], load_site_config())
+    reason = ("in docs/ would be published as it is, to run or be shown with the site's authority: docs/ holds "
+              "only pages and images (.png, .jpg, .jpeg, .gif, .webp, .avif)")
+    assert sorted((p.path.removeprefix(PREFIX + "files/"), p.line, p.message) for p in problems) == [
+        ("assets/CNAME", None, f"a file without an extension {reason}"),  # only the root's is GitHub Pages'
+        ("assets/Module.MJS", None, f"a .MJS file {reason}"),
+        ("assets/diagram.svg", None, f"a .svg file {reason}"),
+        ("assets/evil.js", None, f"a .js file {reason}"),
+        ("assets/loader", None, f"a file without an extension {reason}"),
+        ("page.html", None, f"a .html file {reason}"),
+    ]

@@ -21,7 +21,7 @@ from mkdocs.utils import get_relative_url
 from jax_kb.catalog import Catalog, load_catalog, ui_string
 from jax_kb.markdown import InputError, Page, load_site_config
 from jax_kb.site import (accessibility, alternates, code_labels, csp, home, nav_order, not_found, notices, numbers,
-                         sanitize, search_index, template_cache, term_index, tooltips, verified)
+                         published_files, sanitize, search_index, template_cache, term_index, tooltips, verified)
 from jax_kb.site.escape import template_meta
 from jax_kb.site.related import related_section
 
@@ -115,6 +115,9 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
     def on_files(self, files, config):
         for error in self.catalog(config).errors:
             self._report_once(str(error))
+        root = self.catalog(config).config.root
+        for path, problem in published_files.refused(files, config):
+            self._report_once(f"{Path(os.path.relpath(Path(config.docs_dir, path), root)).as_posix()}: {problem}")
         return files
 
     def on_page_markdown(self, markdown, page, config, files):
