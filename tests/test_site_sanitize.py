@@ -152,10 +152,42 @@ def test_the_policy_allows_exactly_the_theme_s_own_inline_scripts():
         assert directive in policy
 
 
+THEME = csp.Theme(overrides=ROOT / "overrides", dirs=(str(ROOT / "overrides"), str(csp.THEME_SCRIPTS.parents[1])),
+                  site_path="/jax-kb/")
+BUNDLE = next(csp.THEME_SCRIPTS.parents[1].glob("assets/javascripts/bundle.*.min.js")).name
+WORKER = next(csp.THEME_SCRIPTS.parents[1].glob("assets/javascripts/workers/search.*.min.js")).name
+SCRIPT_FILES = f"""<html><head></head><body>
+<script src="../../assets/javascripts/{BUNDLE}"></script><script src="../../assets/javascripts/kb.js"></script>
+<script src="../../assets/evil.js"></script><script src="https://evil.example/x.js"></script>
+<script src="../../../../assets/javascripts/kb.js"></script><script src="../../assets/javascripts/../../x/kb.js"></script>
+<script id="__config" type="application/json">{{"base": "../..", "search": "../../assets/javascripts/workers/{WORKER}"}}
+</script></body></html>"""
+
+
 def test_the_policy_is_the_first_thing_in_head():
-    page = csp.with_policy(PAGE)
+    page = csp.with_policy(PAGE, "/jax-kb/glossary/vmap/", THEME)
     assert page.startswith('<!doctype html><html><head>\n    <meta http-equiv="Content-Security-Policy" content="'
                            "default-src 'self'; script-src 'self' ")
+    assert page.count('http-equiv="Content-Security-Policy"') == 2
+
+
+def test_the_second_policy_allows_the_theme_s_script_files_by_exact_path_and_nothing_else():
+    """What the page loads from the theme (Material's bundle and search worker, the project's kb.js) runs;
+    a file beside them, on another host or outside the site's path does not."""
+    policy = csp.script_policy(SCRIPT_FILES, "/jax-kb/glossary/vmap/", THEME)
+    assert policy == ("script-src *:*/jax-kb/assets/javascripts/" + BUNDLE + " *:*/jax-kb/assets/javascripts/kb.js "
+                      "*:*/jax-kb/assets/javascripts/workers/" + WORKER)
+
+
+def test_the_second_policy_names_the_theme_s_files_from_a_language_s_pages_and_the_404_page():
+    page = SCRIPT_FILES.replace("../../", "/jax-kb/")
+    assert csp.script_policy(page, "/jax-kb/ru/404.html", THEME) == csp.script_policy(
+        SCRIPT_FILES.replace("../../", "../../../"), "/jax-kb/ru/glossary/vmap/", THEME)
+
+
+def test_the_second_policy_allows_no_script_at_all_on_a_page_without_the_theme_s():
+    assert csp.script_policy("<html><head></head><body><script>alert(1)</script></body></html>", "/jax-kb/",
+                             THEME) == "script-src 'none'"
 
 
 def test_title_attributes_hold_html_text_for_materials_tooltips():

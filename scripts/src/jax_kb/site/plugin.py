@@ -87,11 +87,6 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
         """The catalog's reading of the file a page is built from; None when it could not be read."""
         return self._by_path.get(Path(os.path.relpath(page.file.abs_src_path, cat.config.root)).as_posix())
 
-    @staticmethod
-    def _overrides(config) -> Path | None:
-        custom_dir = config.theme.custom_dir
-        return Path(custom_dir) if custom_dir else None
-
     @event_priority(-110)  # after mkdocs-static-i18n has set this build's language
     def on_config(self, config):
         cat = self.catalog(config, refresh=True)
@@ -170,13 +165,16 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
 
     def on_post_template(self, output, template_name, config):
         if template_name == "404.html":
-            return not_found.write(csp.with_policy(output, self._overrides(config)), config.site_dir, self._folder(config))
+            folder = self._folder(config)
+            page_path = _site_path(config) + folder + "404.html"
+            return not_found.write(csp.with_policy(output, page_path, csp.Theme.of(config, _site_path(config))),
+                                   config.site_dir, folder)
         return output
 
     def on_post_page(self, output, page, config):
         output = accessibility.named_landmarks(output, ui_string(self._language(config), "search"))
         output = alternates.head_to_language_roots(output, _site_path(config), config.plugins["i18n"].default_language)
-        return csp.with_policy(output, self._overrides(config))
+        return csp.with_policy(output, _site_path(config) + page.url, csp.Theme.of(config, _site_path(config)))
 
     @event_priority(-110)  # after mkdocs-static-i18n has built every language and written their joint index
     def on_post_build(self, config):
