@@ -124,7 +124,7 @@ def test_tags_off_the_allowlist(linted):
         (15, "raw <link> tag: it loads styles or documents from other sites"),
         (17, "raw <form> tag: it sends what the reader types to another address"),
         (17, "raw <button> tag: it is not one of the tags a page may use (scripts/src/jax_kb/lint/allowlist.py)"),
-        (19, "raw <svg> tag: SVG carries links and scripts of its own: put it in a file and show it with an image"),
+        (19, "raw <svg> tag: SVG carries links and scripts of its own: save the drawing as a PNG and show it as an image"),
         (19, "attribute xlink:href= is not allowed on <a>"),
         (19, "raw <text> tag: it is not one of the tags a page may use (scripts/src/jax_kb/lint/allowlist.py)"),
         (21, "tag split by a comment or a '<' ('<scr<!-- split -->'): write the tag whole"),

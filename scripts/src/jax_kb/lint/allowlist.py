@@ -38,7 +38,7 @@ TAG_REASONS = {
     "style": "it restyles the whole site and can load from other sites: use a class",
     "link": "it loads styles or documents from other sites",
     "form": "it sends what the reader types to another address",
-    "svg": "SVG carries links and scripts of its own: put it in a file and show it with an image",
+    "svg": "SVG carries links and scripts of its own: save the drawing as a PNG and show it as an image",
     "math": "MathML carries links of its own",
 }
 
