@@ -1,9 +1,11 @@
 """Hostile pages in a real browser: the fixture pages of tests/fixtures/site_safety/ carry every
-payload kind of issue 11, in their front matter and in their body, and are built with the
-project's mkdocs.yml, hooks and overrides but without the lint, as a page nobody linted would
-be. Chromium loads every page of every language, hovers the tooltips, clicks the payload
-links, submits the form and searches; no dialog may open and no request may leave for
-another host. What the front matter says is shown to the reader as text.
+payload kind of issues 11 and 21, in their front matter (of every type YAML has) and in their
+body, with scripts, HTML and SVG files beside them in docs/, in every language, and are built
+with the project's mkdocs.yml, hooks and overrides but without the lint, as a page nobody
+linted would be. Chromium loads every page of every language, hovers the tooltips, clicks the
+payload links, submits the form and searches; no dialog may open, no request may leave for
+another host, no file a contributor added may be fetched, and the theme's configuration and
+controls stay its own. What the front matter says is shown to the reader as text.
 """
 from __future__ import annotations
 
@@ -47,6 +49,7 @@ def project(tmp_path_factory):
     build = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--no-strict", "--site-dir", "site"], cwd=project,
                            env=dict(os.environ, NO_MKDOCS_2_WARNING="1"), capture_output=True, text=True, timeout=600)
     assert build.returncode == 0, f"mkdocs build failed:\n{build.stderr[-6000:]}"
+    (project / "build.log").write_text(build.stderr, encoding="utf-8")
     return project
 
 
@@ -80,6 +83,7 @@ class Watched:
     def __init__(self, browser, base_url: str):
         self.dialogs: list[str] = []
         self.foreign: list[str] = []
+        self.requests: list[str] = []  # every address asked for, the site's own included
         self.local = urlsplit(base_url).netloc
         self.context = browser.new_context(viewport={"width": 1280, "height": 900})
         self.context.route("**/*", self._route)
@@ -89,6 +93,7 @@ class Watched:
         self.tab.set_default_timeout(10_000)
 
     def _route(self, route):
+        self.requests.append(route.request.url)
         if urlsplit(route.request.url).netloc == self.local:
             route.continue_()
         else:
@@ -138,13 +143,14 @@ def _search(tab, query: str) -> None:
 
 def test_no_page_of_any_language_opens_a_dialog_or_asks_another_host(project, base_url, watched):
     pages = _pages(project)
-    assert len(pages) == 9 * len(LANGS)  # home, two indexes and six payload pages, in every language
+    assert len(pages) == 10 * len(LANGS)  # home, two indexes and seven payload pages, in every language
     for path in pages:
         watched.visit(base_url + path.removeprefix("./"))
         _hover_tooltips(watched.tab)
         watched.tab.wait_for_timeout(100)  # a refresh or a timer set by the page would fire by now
     assert watched.dialogs == []
     assert watched.foreign == []
+    assert [url for url in watched.requests if "evil" in url] == []
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
@@ -180,7 +186,7 @@ def test_front_matter_is_shown_as_text_wherever_the_site_places_it(project, base
     watched.visit(base_url + "glossary/front-matter/")
     tab = watched.tab
     assert tab.title() == f"{meta['title']} - JAX Knowledge Base"
-    assert tab.get_attribute("meta[name=description]", "content") == meta["description"]
+    assert tab.get_attribute("meta[name=description]", "content") == meta["summary"]
     assert tab.locator(".md-header__topic[data-md-component=header-topic]").inner_text().strip() == meta["title"]
     assert meta["title"] in tab.locator("nav.md-nav--primary").inner_text()
     watched.visit(base_url + "glossary/plain/")
@@ -235,3 +241,81 @@ def test_the_policy_stops_a_script_that_got_past_every_other_defence(project, ba
     assert watched.foreign == []
     blocked = " ".join(watched.violations())
     assert "script-src" in blocked and "evil.example" in blocked
+
+
+HOSTILE_FRONT_MATTER = {"": [8, 9, 10, 11], ".es": [8, 9, 10], ".ro": [8, 9, 10], ".sk": [8, 9, 10], ".ru": [8, 9, 10]}
+CONTRIBUTED_FILES = ["docs/assets/diagram.svg", "docs/assets/evil.js", "docs/assets/javascripts/kb.js",
+                     "docs/guides/evil.html"]
+
+
+def test_the_build_names_every_hostile_front_matter_line_and_contributed_file(project):
+    log = (project / "build.log").read_text(encoding="utf-8")
+    for suffix, lines in HOSTILE_FRONT_MATTER.items():
+        for line in lines:
+            assert f"docs/glossary/front-matter{suffix}.md:{line}: unknown front matter key " in log
+    for path in CONTRIBUTED_FILES:
+        assert f"{path}: a .{path.rsplit('.', 1)[1]} file in docs/ would be published as it is" in log
+
+
+def test_no_file_a_contributor_adds_is_published_and_the_theme_s_own_are_served(project):
+    site = project / "site"
+    assert sorted(p.name for p in site.rglob("*") if p.suffix in (".svg", ".html") and "evil" in p.name
+                  or p.name in ("evil.js", "diagram.svg")) == []
+    assert (site / "assets" / "javascripts" / "kb.js").read_bytes() == (
+        ROOT / "overrides" / "assets" / "javascripts" / "kb.js").read_bytes()  # not docs/'s look-alike
+
+
+def _clobber_url(base_url: str, lang: str) -> str:
+    return base_url + ("" if lang == LANGS[0] else f"{lang}/") + "guides/clobber/"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_page_that_takes_the_theme_s_ids_leaves_its_configuration_and_controls_its_own(base_url, watched, lang):
+    watched.visit(_clobber_url(base_url, lang))
+    tab = watched.tab
+    config = tab.evaluate("(() => { const c = document.querySelector('#__config');"
+                          " return [c.tagName, JSON.parse(c.textContent).search]; })()")
+    assert config[0] == "SCRIPT" and "/assets/javascripts/workers/search." in config[1]
+    for toggle in ("__drawer", "__search", "__toc"):
+        assert tab.evaluate(f"[...document.querySelectorAll('[id={toggle}]')].map(e => e.tagName)") == ["INPUT"]
+    # The copy button of the page's code block copies that block, not the look-alike above it.
+    copied = tab.evaluate("(() => { const block = [...document.querySelectorAll('.highlight')].find("
+                          "b => b.textContent.includes('the real code block'));"
+                          " const target = block.querySelector('[data-clipboard-target]').dataset.clipboardTarget;"
+                          " return document.querySelector(target).textContent; })()")
+    assert "the real code block" in copied and "evil.example" not in copied
+    _search(tab, "clobbering")  # the theme's own search worker answers
+    assert any("/assets/javascripts/workers/search." in url for url in watched.requests)
+    assert [url for url in watched.requests if "evil" in url] == []
+    assert watched.dialogs == []
+    assert watched.foreign == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_link_that_opens_a_tab_gives_it_no_hold_on_the_page(base_url, watched, lang):
+    watched.visit(_clobber_url(base_url, lang))
+    for link in ("#opener", "#opener-internal", "#opener-md"):
+        assert watched.tab.get_attribute(link, "rel") == "noopener noreferrer"
+    with watched.context.expect_page() as opened:
+        watched.tab.locator("#opener-internal").click()
+    tab = opened.value
+    tab.wait_for_load_state("load")
+    assert tab.evaluate("window.opener") is None
+    assert watched.dialogs == []
+
+
+def test_the_policy_runs_no_script_file_but_the_theme_s_even_from_the_site_itself(project, base_url, watched):
+    """As if a contributor's script had been published and a page had got it loaded, as a script and as
+    Material's search worker: only the theme's own files run, whatever the page says."""
+    built = project / "site" / "glossary" / "plain" / "index.html"
+    (project / "site" / "assets" / "published.js").write_text("alert('published-js');", encoding="utf-8")
+    page = built.read_text(encoding="utf-8")
+    worker = page[page.index('"search": "') + len('"search": "'):]
+    worker = worker[:worker.index('"')]
+    hijacked = built.with_name("hijacked.html")
+    hijacked.write_text(page.replace(worker, "../../assets/published.js").replace(
+        "</article>", '<script src="../../assets/published.js"></script></article>', 1), encoding="utf-8")
+    watched.visit(base_url + "glossary/plain/hijacked.html")
+    watched.tab.wait_for_timeout(300)
+    assert watched.dialogs == []
+    assert [v for v in watched.violations() if "published.js" in v]

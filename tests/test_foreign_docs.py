@@ -130,9 +130,14 @@ def test_a_missing_path_is_one_line_and_the_rest_runs(project):
     ("site_name: x\nextra: !!python/object/apply:os.system ['touch constructed']\n",
      "mkdocs.yml:2: not usable YAML: could not determine a constructor for the tag"),
     ("site_name: [unclosed\n", "mkdocs.yml:2: not usable YAML"),
+    ("site_name: x\n\nextra:\n  a: !!python/object/new:os.system ['touch constructed']\n",
+     "mkdocs.yml:4: not usable YAML: could not determine a constructor for the tag"),
+    ("site_name: x\nextra: !!python/module:constructing\n",
+     "mkdocs.yml:2: not usable YAML: could not determine a constructor for the tag"),
 ])
 def test_an_unusable_mkdocs_yml_is_exit_2_naming_it(tmp_path, config, message):
     (tmp_path / "mkdocs.yml").write_text(config)
+    (tmp_path / "constructing.py").write_text("open('constructed', 'w').close()\n")  # importing it shows
     (tmp_path / "docs").mkdir()
     for tool in (["scripts.snippets"], ["scripts.lint"], ["scripts.i18n", "check"]):
         done = run([sys.executable, "-m", *tool], tmp_path)
@@ -144,12 +149,15 @@ def test_an_unusable_mkdocs_yml_is_exit_2_naming_it(tmp_path, config, message):
 def test_python_names_in_mkdocs_yml_are_read_never_imported(tmp_path):
     """A !!python/name: (Material's emoji functions, a custom fence's formatter) is a name to the tools."""
     (tmp_path / "mkdocs.yml").write_text("markdown_extensions:\n  - pymdownx.emoji:\n"
-                                         "      emoji_index: !!python/name:no_such_module.index\n")
+                                         "      emoji_index: !!python/name:no_such_module.index\n"
+                                         "      emoji_generator: !!python/name:importing.generator\n")
+    (tmp_path / "importing.py").write_text("open('imported', 'w').close()\ngenerator = None\n")
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / "index.md").write_text("# Home\n\n```python\nprint(1)\n```\n")
     for tool in (["scripts.snippets"], ["scripts.lint"]):
         done = run([sys.executable, "-m", *tool], tmp_path)
         assert done.returncode == 0, (tool, done.stderr)
+    assert not (tmp_path / "imported").exists()  # a module beside mkdocs.yml, importable, is not imported
 
 
 def pytest_in(project: Path, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:

@@ -109,6 +109,8 @@ def test_front_matter_keys_that_are_not_translated(parity):
             "are translated"),
         (6, "front matter key 'author' is not on the English page front-matter.md: remove it, or add it to the "
             "English page first"),
+        (6, "unknown front matter key 'author': pages may set only title, summary, kind, tags, related, aliases, "
+            "translation_of"),
     ]
 
 
@@ -149,7 +151,7 @@ def test_broken_front_matter_is_named_and_hides_no_other_page():
 def test_check_exit_status_and_output(capsys):
     assert main(["check", str(FIXTURES / "parity")]) == 1
     err = capsys.readouterr().err.splitlines()
-    assert len(err) == 18
+    assert len(err) == 19
     assert err[2].startswith("error: tests/fixtures/i18n/parity/code.es.md:17: code differs from the block at ")
     # A stale translation in parity passes: staleness is for status and the site, not a failure.
     assert main(["check", str(FIXTURES / "parity" / "good.es.md")]) == 0

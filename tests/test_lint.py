@@ -14,6 +14,7 @@ FIXTURES = Path(__file__).parent / "fixtures" / "lint"
 PREFIX = "tests/fixtures/lint/"
 LANGUAGES = "text, bash, console, shell, yaml, toml, json, markdown, md, ini, diff, output, python, py, pycon, " \
             "html, css, js, javascript"
+KEYS = "title, summary, kind, tags, related, aliases, translation_of"
 EMBED = "tag: pages may not run or embed other documents; link to the content instead"
 
 
@@ -123,7 +124,7 @@ def test_tags_off_the_allowlist(linted):
         (15, "raw <link> tag: it loads styles or documents from other sites"),
         (17, "raw <form> tag: it sends what the reader types to another address"),
         (17, "raw <button> tag: it is not one of the tags a page may use (scripts/src/jax_kb/lint/allowlist.py)"),
-        (19, "raw <svg> tag: SVG carries links and scripts of its own: put it in a file and show it with an image"),
+        (19, "raw <svg> tag: SVG carries links and scripts of its own: save the drawing as a PNG and show it as an image"),
         (19, "attribute xlink:href= is not allowed on <a>"),
         (19, "raw <text> tag: it is not one of the tags a page may use (scripts/src/jax_kb/lint/allowlist.py)"),
         (21, "tag split by a comment or a '<' ('<scr<!-- split -->'): write the tag whole"),
@@ -187,6 +188,77 @@ def test_front_matter_markup_at_the_field_line(linted):
         (3, f"front matter 'summary' has markup ('th a [link](javascript'): {text}"),
         (5, f"front matter 'tags' has markup ('<img src=x o'): {text}"),
         (6, f"front matter 'aliases' has markup ('&lt;b&gt;'): {text}"),
-        (10, "front matter key 'template': it picks the theme template the page is rendered with; pages use the "
-             "site's own"),
+        (10, f"unknown front matter key 'template': pages may set only {KEYS}"),
+    ]
+
+
+def test_front_matter_of_another_type_or_outside_the_schema_at_its_line(linted):
+    """A mapping, a set, !!binary, a date or a number would reach the templates as Python prints it."""
+    assert linted[0]["front-matter-types.md"] == [
+        (2, "front matter 'title' must be text, not binary data (!!binary): write it in quotes"),
+        (3, "front matter 'summary' must be text, not a date: write it in quotes"),
+        (4, "unknown kind 'recipe': use one of term, guide"),
+        (5, "front matter 'tags' must be a list of text items, such as [a, b], not a set"),
+        (6, "front matter 'related' must be a list of text items, such as [a, b], not a single text"),
+        (7, "front matter 'aliases[2]' must be text, not a number: write it in quotes"),
+        (8, "front matter 'translation_of' must be the hex digest that `python -m scripts.i18n mark` writes, "
+            "not a number"),
+        (9, f"unknown front matter key 'subtitle': pages may set only {KEYS}"),
+        (10, f"unknown front matter key 'template': pages may set only {KEYS}"),
+        (11, f"unknown front matter key '<img src=x onerror=alert(1)>': pages may set only {KEYS}"),
+        (12, f"unknown front matter key 'hide': pages may set only {KEYS}"),
+    ]
+
+
+def test_ids_of_the_theme_and_the_site_are_refused_in_html_attribute_lists_and_headings(linted):
+    taken = ("is one the theme or the site gives its own elements (Material's begin with __; related, start-here, "
+             "letter-…): choose another")
+    assert linted[0]["clobbering.md"] == [
+        (9, f"id '__config' {taken}"),
+        (11, f"id '__code_0' {taken}"),
+        (14, f"id '__drawer' {taken}"),
+        (16, f"id '__search' {taken}"),
+        (18, "heading '__toc' gets the id '__toc' from its text, one the theme or the site gives its own elements: "
+             "give it another with { #id }"),
+        (20, f"id 'related' {taken}"),
+        (22, "attribute name= is not allowed on <a>"),
+        (24, f"id 'letter-a' {taken}"),
+        (28, f"id '__anything' {taken}"),
+    ]
+
+
+def test_rel_opener_is_refused_in_html_and_attribute_lists(linted):
+    message = ("rel=opener lets the linked page take over this tab (reverse tabnabbing): remove it; the site gives "
+               'every link rel="noopener noreferrer"')
+    assert linted[0]["rel-opener.md"] == [(9, message), (11, message)]
+
+
+def test_trojan_source_bidirectional_controls_anywhere_and_names_that_mix_scripts_in_code(linted):
+    bidi = ("bidirectional control character U+202E RIGHT-TO-LEFT OVERRIDE: it makes the text show in another "
+            "order than it is read (Trojan Source); remove it")
+    mixed = ("identifier 'сheck' mixes scripts (Cyrillic, Latin): it looks like a name it is not; write it in one "
+             "script")
+    assert linted[0]["trojan-source.md"] == [
+        (9, bidi), (13, bidi), (18, mixed), (21, mixed), (24, mixed),
+        (27, "invisible character U+200B ZERO WIDTH SPACE in code: it hides in a name or a string; remove it"),
+    ]
+
+
+def test_russian_prose_comments_and_strings_pass_and_only_a_mixed_name_in_code_is_named(linted):
+    assert linted[0]["trojan-source.ru.md"] == [
+        (20, "identifier 'tоtal' mixes scripts (Cyrillic, Latin): it looks like a name it is not; write it in one "
+             "script")]
+
+
+def test_files_in_docs_that_are_neither_pages_nor_images_are_refused():
+    problems, _ = lint_files([FIXTURES / "files"], load_site_config())
+    reason = ("in docs/ would be published as it is, to run or be shown with the site's authority: docs/ holds "
+              "only pages and images (.png, .jpg, .jpeg, .gif, .webp, .avif)")
+    assert sorted((p.path.removeprefix(PREFIX + "files/"), p.line, p.message) for p in problems) == [
+        ("assets/CNAME", None, f"a file without an extension {reason}"),  # only the root's is GitHub Pages'
+        ("assets/Module.MJS", None, f"a .MJS file {reason}"),
+        ("assets/diagram.svg", None, f"a .svg file {reason}"),
+        ("assets/evil.js", None, f"a .js file {reason}"),
+        ("assets/loader", None, f"a file without an extension {reason}"),
+        ("page.html", None, f"a .html file {reason}"),
     ]

@@ -63,9 +63,18 @@ def test_html_text_stays_inside_its_attribute_and_element(payload):
 
 
 def test_template_meta_escapes_every_string_the_templates_could_print():
-    meta = {"title": "<b>t</b>", "aliases": ["<i>a</i>", 3], "search": {"exclude": True}, "count": 2}
-    assert template_meta(meta) == {"title": "&lt;b&gt;t&lt;/b&gt;", "aliases": ["&lt;i&gt;a&lt;/i&gt;", 3],
-                                   "search": {"exclude": True}, "count": 2}
+    meta = {"title": "<b>t</b>", "summary": "a < b", "aliases": ["<i>a</i>", "b"]}
+    assert template_meta(meta) == {"title": "&lt;b&gt;t&lt;/b&gt;", "summary": "a &lt; b",
+                                   "description": "a &lt; b", "aliases": ["&lt;i&gt;a&lt;/i&gt;", "b"]}
+
+
+def test_template_meta_lets_only_the_schema_s_keys_and_types_reach_a_template():
+    """A mapping key, bytes, a set, a number or a key outside the schema would be printed as Python
+    writes it, unescaped: none of them is passed on."""
+    meta = {"title": {"</small><script src=x.js></script>": 1}, "summary": b"<script>", "tags": {"<b>"},
+            "aliases": ["ok", 3], "related": ["plain"], "subtitle": "<img src=x onerror=alert(1)>",
+            "template": "redirect.html", "kind": "term", 7: "x"}
+    assert template_meta(meta) == {"related": ["plain"], "kind": "term"}
 
 
 def test_an_abbreviation_title_shows_character_references_as_written():

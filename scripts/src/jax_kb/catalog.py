@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 import yaml
 
 from jax_kb.markdown import InputError, Page, SiteConfig, load_site_config, markdown_files, read_page
-from jax_kb.markdown.frontmatter import KINDS, REQUIRED_KEYS
+from jax_kb.markdown.frontmatter import REQUIRED_KEYS, schema_problems, schema_values
 
 UI_STRINGS = Path(__file__).with_name("ui_strings.yml")
 
@@ -74,25 +74,16 @@ def is_content_page(page: Page) -> bool:
 
 
 def front_matter_problems(page: Page, catalog: Catalog) -> list[InputError]:
-    """Missing keys, an unknown kind, a related slug that names no page."""
-    line = page.meta_lines.get
+    """Missing keys, keys or values outside the schema, a related slug that names no page."""
     required = REQUIRED_KEYS if is_content_page(page) else ("title", "summary")
     problems = [InputError(page.path, 1, f"front matter lacks the required key '{key}'")
                 for key in required if key not in page.meta]
-    kind = page.meta.get("kind")
-    if kind is not None and kind not in KINDS:
-        problems.append(InputError(page.path, line("kind"), f"unknown kind {kind!r}: use one of {', '.join(KINDS)}"))
-    summary = page.meta.get("summary")
-    if summary is not None and (not isinstance(summary, str) or "\n" in summary.strip()):
-        problems.append(InputError(page.path, line("summary"), "summary must be one plain sentence on one line"))
-    related = page.meta.get("related", [])
-    if not isinstance(related, list):
-        problems.append(InputError(page.path, line("related"), "related must be a list of page slugs"))
-        related = []
+    problems += schema_problems(page.meta, page.meta_lines, page.path)
     slugs = catalog.slugs()
-    for slug in related:
+    for slug in schema_values(page.meta).get("related", []):
         if slug not in slugs:
-            problems.append(InputError(page.path, line("related"), f"related names {slug!r}, which is no page's slug"))
+            problems.append(InputError(page.path, page.meta_lines.get("related", 1),
+                                       f"related names {slug!r}, which is no page's slug"))
     return problems
 
 

@@ -2,6 +2,8 @@
 loads, restyles, redirects or sends anything. Anything not listed here is refused."""
 from __future__ import annotations
 
+import re
+
 from jax_kb.lint.url_policy import image_problem, url_problem
 
 ALLOWED_TAGS = frozenset({
@@ -36,9 +38,31 @@ TAG_REASONS = {
     "style": "it restyles the whole site and can load from other sites: use a class",
     "link": "it loads styles or documents from other sites",
     "form": "it sends what the reader types to another address",
-    "svg": "SVG carries links and scripts of its own: put it in a file and show it with an image",
+    "svg": "SVG carries links and scripts of its own: save the drawing as a PNG and show it as an image",
     "math": "MathML carries links of its own",
 }
+
+
+# Ids (and names) that the theme and the site give their own elements. A page element with one of
+# them comes first in the document, so the theme's script finds it instead of its own (DOM
+# clobbering): document.querySelector("#__config") would read a page's JSON as Material's
+# configuration, and the copy button's "#__code_0 > code" would copy a page's hidden text.
+# Material's ids all begin with "__" (__config, __drawer, __search, __palette_0, __nav_1,
+# __code_0, ...); the site's generated sections use the others.
+THEME_ID = re.compile(r"__")
+SITE_IDS = re.compile(r"related|start-here|letter-[\w-]+")
+
+
+def reserved_id(value: str) -> bool:
+    value = value.strip()
+    return bool(THEME_ID.match(value) or SITE_IDS.fullmatch(value.lower()))
+
+
+def id_problem(value: str) -> str | None:
+    if reserved_id(value):
+        return (f"id {value.strip()!r} is one the theme or the site gives its own elements (Material's begin "
+                "with __; related, start-here, letter-…): choose another")
+    return None
 
 
 def tag_problem(tag: str) -> str | None:
@@ -59,6 +83,11 @@ def attribute_problem(tag: str | None, name: str, value: str | None, shown: str)
     if lower not in allowed:
         where = "in an attribute list" if tag is None else f"on <{tag}>"
         return f"attribute {shown}= is not allowed {where}"
+    if lower == "id" and value is not None:
+        return id_problem(value)
+    if lower == "rel" and value is not None and "opener" in value.lower().split():
+        return ("rel=opener lets the linked page take over this tab (reverse tabnabbing): remove it; the site "
+                'gives every link rel="noopener noreferrer"')
     if lower in URL_ATTRIBUTES and value is not None:
         check = image_problem if lower == "src" else url_problem
         return check(value, decoded=tag is not None)

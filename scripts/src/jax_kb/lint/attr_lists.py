@@ -7,7 +7,7 @@ import re
 from markdown.extensions.attr_list import get_attrs_and_remainder
 
 from jax_kb.markdown import InputError, Page
-from jax_kb.lint.allowlist import attribute_problem
+from jax_kb.lint.allowlist import attribute_problem, id_problem
 from jax_kb.lint.prose import Prose
 
 # One pair of braces at a time: attr_list's own pattern runs to the last brace of the line.
@@ -23,8 +23,8 @@ def attr_list_problems(page: Page, text: Prose) -> list[InputError]:
             continue
         attributes, _ = get_attrs_and_remainder(m[1])
         for key, value in attributes:
-            if key in (":", ".", "id"):
+            if key in (":", "."):
                 continue
-            if problem := attribute_problem(None, key, value, key):
+            if problem := id_problem(value) if key == "id" else attribute_problem(None, key, value, key):
                 problems.append(InputError(page.path, text.line_at(m.start()), problem))
     return problems

@@ -10,6 +10,8 @@ from __future__ import annotations
 import html
 import re
 
+from jax_kb.markdown.frontmatter import schema_values
+
 # Markdown syntax a one-line text could start, beyond what the HTML entities take away.
 # An underscore inside a word cannot start emphasis, and escaping it would hide custom_jvp
 # from the abbr extension.
@@ -41,18 +43,16 @@ def markdown_attribute(value: object) -> str:
     return str(value).replace("&", "&amp;")
 
 
-def _template_value(value: object) -> object:
-    if isinstance(value, str):
-        return html_text(value)
-    if isinstance(value, list):
-        return [_template_value(item) for item in value]
-    return value
-
-
 def template_meta(meta: dict) -> dict:
-    """page.meta as the theme's templates print it: every string (top level, or in a list) as HTML text.
+    """page.meta as the theme's templates print it: the keys and types of the front matter schema
+    (jax_kb/markdown/frontmatter.py), every string as HTML text, and the summary as the description.
 
-    Material prints page.meta.title, .description, .author, .subtitle, ... unescaped, and
-    MkDocs takes page.title (nav, header, footer, search) from meta["title"].
+    Material prints page.meta.title, .description, .subtitle, ... unescaped, and MkDocs takes
+    page.title (nav, header, footer, search) from meta["title"]; any other key or type (a
+    mapping, a set, bytes) would be printed as Python writes it, unescaped.
     """
-    return {key: _template_value(value) for key, value in meta.items()}
+    values = schema_values(meta)
+    if "summary" in values:
+        values["description"] = values["summary"]
+    return {key: [html_text(item) for item in value] if isinstance(value, list) else html_text(value)
+            for key, value in values.items()}

@@ -21,7 +21,7 @@ from mkdocs.utils import get_relative_url
 from jax_kb.catalog import Catalog, load_catalog, ui_string
 from jax_kb.markdown import InputError, Page, load_site_config
 from jax_kb.site import (accessibility, alternates, code_labels, csp, home, nav_order, not_found, notices, numbers,
-                         sanitize, search_index, template_cache, term_index, tooltips, verified)
+                         published_files, sanitize, search_index, template_cache, term_index, tooltips, verified)
 from jax_kb.site.escape import template_meta
 from jax_kb.site.related import related_section
 
@@ -87,11 +87,6 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
         """The catalog's reading of the file a page is built from; None when it could not be read."""
         return self._by_path.get(Path(os.path.relpath(page.file.abs_src_path, cat.config.root)).as_posix())
 
-    @staticmethod
-    def _overrides(config) -> Path | None:
-        custom_dir = config.theme.custom_dir
-        return Path(custom_dir) if custom_dir else None
-
     @event_priority(-110)  # after mkdocs-static-i18n has set this build's language
     def on_config(self, config):
         cat = self.catalog(config, refresh=True)
@@ -115,15 +110,18 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
     def on_files(self, files, config):
         for error in self.catalog(config).errors:
             self._report_once(str(error))
+        root = self.catalog(config).config.root
+        for path, problem in published_files.refused(files, config):
+            self._report_once(f"{Path(os.path.relpath(Path(config.docs_dir, path), root)).as_posix()}: {problem}")
         return files
 
     def on_page_markdown(self, markdown, page, config, files):
-        if page.meta.get("summary"):
-            page.meta.setdefault("description", page.meta["summary"])
-        page.meta.update(template_meta(page.meta))  # Material prints meta fields and titles as HTML
         cat = self.catalog(config)
         lang = self._language(config)
         source = self._source(page, cat)
+        # The templates get the project's own reading of the front matter, only what the schema lets
+        # through (what else the page says is reported in on_files), printed as HTML text.
+        page.meta = template_meta(source.meta if source is not None else {})
         if source is None:
             # Unreadable, reported in on_files: keep pymdownx.snippets from aborting the whole build on it.
             return markdown.replace("--8<--", ";--8<--")
@@ -140,6 +138,8 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
     def on_page_content(self, html, page, config, files):
         html = sanitize.page_html(html)  # the page's own HTML; the hooks' notices are added after
         sanitize.toc_titles(page.toc)
+        # Without a title of its own, MkDocs' (from the first heading, as HTML), as text.
+        page.meta.setdefault("title", sanitize.TEXT_ONLY.clean(page.title or ""))
         cat = self.catalog(config)
         lang = self._language(config)
         source = self._source(page, cat)
@@ -165,13 +165,16 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
 
     def on_post_template(self, output, template_name, config):
         if template_name == "404.html":
-            return not_found.write(csp.with_policy(output, self._overrides(config)), config.site_dir, self._folder(config))
+            folder = self._folder(config)
+            page_path = _site_path(config) + folder + "404.html"
+            return not_found.write(csp.with_policy(output, page_path, csp.Theme.of(config, _site_path(config))),
+                                   config.site_dir, folder)
         return output
 
     def on_post_page(self, output, page, config):
         output = accessibility.named_landmarks(output, ui_string(self._language(config), "search"))
         output = alternates.head_to_language_roots(output, _site_path(config), config.plugins["i18n"].default_language)
-        return csp.with_policy(output, self._overrides(config))
+        return csp.with_policy(output, _site_path(config) + page.url, csp.Theme.of(config, _site_path(config)))
 
     @event_priority(-110)  # after mkdocs-static-i18n has built every language and written their joint index
     def on_post_build(self, config):
