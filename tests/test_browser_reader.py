@@ -148,7 +148,8 @@ def test_every_expected_error_block_of_the_site_is_marked(built_site):
             expected = [f.attrs["raises"] for f in source.fences if f.lang in ("python", "py") and "raises" in f.attrs]
             neutral = page_id[:-len("index")] if page_id.endswith("index") else page_id + "/"
             html = (built_site / folder(lang) / neutral / "index.html").read_text(encoding="utf-8")
-            marked = re.findall(r'class="language-python kb-(?:raises|wrong) highlight"[^>]* data-raises="([\w.]+)">'
+            marked = re.findall(r'class="language-python(?: [\w-]+)* kb-(?:raises|wrong) highlight"[^>]* '
+                                r'data-raises="([\w.]+)">'
                                 r'<span class="filename">', html)
             assert marked == expected, (page_id, lang)
             total += len(expected)
