@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import resource
 import socket
+import sys
 from dataclasses import dataclass, field
 
 from jax_kb.snippets.sandbox import kernel
@@ -71,14 +72,26 @@ def _join_cgroups(procs_files: tuple[str, ...]) -> None:
             f.write("0")  # the writing process itself
 
 
+def _python_under_tmp() -> list[str]:
+    """The folders Python imports from that lie under /tmp (a virtual environment made there): they
+    stay visible, read-only, over the page's own /tmp."""
+    folders = {os.path.realpath(p) for p in [*sys.path, sys.prefix, sys.exec_prefix] if p and os.path.isdir(p)}
+    return sorted(f for f in folders if f.startswith(TMP + "/"))
+
+
 def _mounts(spec: BoxSpec) -> None:
     kernel.mount(None, "/", None, kernel.MS_REC | kernel.MS_PRIVATE)  # nothing below reaches the host
     cache = os.open(spec.cache_dir, os.O_PATH | os.O_DIRECTORY) if spec.cache_dir else None
+    kept = {folder: os.open(folder, os.O_PATH | os.O_DIRECTORY) for folder in _python_under_tmp()}
     kernel.mount("proc", "/proc", "proc", kernel.MS_NOSUID | kernel.MS_NODEV | kernel.MS_NOEXEC)
     kernel.mount_setattr("/", kernel.MOUNT_ATTR_RDONLY | kernel.MOUNT_ATTR_NOSUID)
     kernel.mount("tmpfs", TMP, "tmpfs", kernel.MS_NOSUID | kernel.MS_NODEV, f"size={spec.tmp_size},mode=1777")
     for folder in (WORKDIR, HOME, SHM):
         os.mkdir(folder, 0o1777 if folder == SHM else 0o700)
+    for folder, fd in kept.items():
+        os.makedirs(folder, exist_ok=True)
+        kernel.mount(f"/proc/self/fd/{fd}", folder, None, kernel.MS_BIND)  # read-only, as its source now is
+        os.close(fd)
     kernel.mount(SHM, "/dev/shm", None, kernel.MS_BIND)  # shared memory counts against the same size
     if cache is not None:
         os.mkdir(CACHE, 0o700)

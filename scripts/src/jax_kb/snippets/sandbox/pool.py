@@ -149,7 +149,7 @@ class Pool:
                    SNIPPETS_PROBE_BOX=json.dumps(self._probe_spec().to_json()),
                    **{CONTROL_FD_VARIABLE: str(theirs.fileno())})
         with open(self.zygote_log, "wb") as log:
-            self.zygote = subprocess.Popen([sys.executable, "-m", "jax_kb.snippets.sandbox.zygote"], cwd=self.root,
+            self.zygote = subprocess.Popen([sys.executable, "-P", "-m", "jax_kb.snippets.sandbox.zygote"], cwd=self.root,
                                            env=env, pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL,
                                            stdout=log, stderr=log)
         theirs.close()

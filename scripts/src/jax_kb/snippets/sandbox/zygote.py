@@ -18,7 +18,7 @@ import socket
 import sys
 import tempfile
 
-from jax_kb.snippets.sandbox import box, kernel
+from jax_kb.snippets.sandbox import box, kernel, page_process
 
 CONTROL_FD_VARIABLE = "SNIPPETS_CONTROL_FD"
 ORPHAN_SCAN_S = 0.5  # while no page exits, how often processes reparented to us are looked for
@@ -68,12 +68,8 @@ def _page(jax, request: dict, spec: box.BoxSpec, job_fd: int, facts_fd: int, out
     def emit(fact: dict) -> None:
         facts.write(json.dumps(fact) + "\n")
 
-    from jax_kb.snippets.sandbox import page_process
-
     if request.get("probe"):
-        import jaxlib
-
-        emit(page_process.describe_device(jax, jaxlib))
+        emit(page_process.describe_device(jax, sys.modules["jaxlib"]))
     else:
         with job:
             blocks = json.load(job)
