@@ -116,7 +116,7 @@ class Pool:
         self.size = max(1, size)
         self.device = device
         self.output_limit = output_limit
-        self.memory_limit = memory_limit if device == "cpu" else None  # CUDA maps more than it uses
+        self.memory_limit = memory_limit
         self.tmp_size = tmp_size
         self.process_limit = process_limit
         self.require_isolation = require_isolation
@@ -196,10 +196,11 @@ class Pool:
             "network": why_not or "none: a loopback of its own",
             "capabilities": why_not or "none (dropped, no new privileges)",
             "environment": "an explicit list of variables (jax_kb/snippets/sandbox/protections.py)",
-            "memory_limit": ("off on GPU runs" if memory is None else
+            "memory_limit": ("none asked for" if memory is None else
                              f"{memory} per page, shared memory and /tmp files included (cgroup)" if cgroups else
-                             f"{memory} of data per page (RLIMIT_DATA; off: no cgroup, so shared memory is not "
-                             f"counted: {self.cgroups.problem if self.cgroups else self.box_problem})"),
+                             f"off: no cgroup ({self.cgroups.problem if self.cgroups else self.box_problem}), so "
+                             + (f"{memory} of data per page (RLIMIT_DATA), shared memory not counted"
+                                if self.device == "cpu" else "none on this GPU run")),
             "process_limit": (f"{self.process_limit} processes and threads per page (cgroup)" if cgroups else
                               "off: no cgroup"),
             "time_limits": "each block's timeout and the page's, by the engine's clock; CPU time the sum of the "
@@ -264,7 +265,8 @@ class Pool:
             cache.mkdir(parents=True, exist_ok=True)
         limits = {"open_files": DEFAULT_OPEN_FILES, "file_size": self.tmp_size,
                   "cpu_seconds": int(PAGE_START_S + total) * max(1, os.cpu_count() or 1),
-                  "data": None if group else self.memory_limit}
+                  # Without a cgroup, RLIMIT_DATA on the CPU; a GPU's driver maps far more than it uses.
+                  "data": None if group or self.device != "cpu" else self.memory_limit}
         return BoxSpec(tmp_size=self.tmp_size, cgroups=group.procs_files if group else (),
                        cache_dir=str(cache) if cache else None,
                        hide=(str(self.cache_root), self.root), limits=limits, environment=self.page_env)
