@@ -16,7 +16,7 @@ case "${1:-}" in
     echo "+memory +pids" | sudo tee /sys/fs/cgroup/cgroup.subtree_control >/dev/null
     echo "+memory +pids" | sudo tee "$CGROUP/cgroup.subtree_control" >/dev/null
     sudo chown -R "$(id -u):$(id -g)" "$CGROUP"
-    echo "SNIPPETS_CGROUP=$CGROUP" >> "$GITHUB_ENV"
+    echo "SNIPPETS_CGROUP=/jax-kb" >> "$GITHUB_ENV"  # from the hierarchy's root
     ;;
   run)
     shift

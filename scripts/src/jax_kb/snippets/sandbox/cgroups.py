@@ -96,7 +96,7 @@ class Cgroups:
         unified = (ROOT / "cgroup.controllers").is_file()
         if unified:
             self.version = 2
-            parent = Path(delegated) if delegated else ROOT / _own_paths().get("", "/").lstrip("/")
+            parent = ROOT / (delegated or _own_paths().get("", "/")).lstrip("/")
             available = (parent / "cgroup.controllers").read_text().split()
             missing = [c for c in CONTROLLERS if c not in available]
             if missing:
@@ -112,7 +112,7 @@ class Cgroups:
             mount = ROOT / controller
             if not (mount / "cgroup.procs").is_file():
                 raise OSError(0, f"no cgroup v1 hierarchy of the {controller} controller", str(mount))
-            parent = Path(delegated) / controller if delegated else mount / own.get(controller, "/").lstrip("/")
+            parent = mount / (delegated or own.get(controller, "/")).lstrip("/")
             base = parent / name
             base.mkdir()
             self.bases[controller] = base
