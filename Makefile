@@ -74,7 +74,7 @@ test-gpu:
 	"$(PYTHON)" -m scripts.gpu_env $(GPU_VENV)
 	XLA_PYTHON_CLIENT_PREALLOCATE=false $(GPU_VENV)/bin/python -m scripts.gpu_check
 	kind=$$(XLA_PYTHON_CLIENT_PREALLOCATE=false $(GPU_VENV)/bin/python -m scripts.gpu_kind) && \
-	XLA_PYTHON_CLIENT_PREALLOCATE=false $(GPU_VENV)/bin/python -m scripts.snippets docs --device gpu --json "reports/gpu-$$kind.json"
+	XLA_PYTHON_CLIENT_PREALLOCATE=false $(GPU_VENV)/bin/python -m scripts.snippets docs --device gpu --require-isolation --json "reports/gpu-$$kind.json"
 
 # Every GPU kind's report against the CPU's.
 compare: $(STAMP)
@@ -86,9 +86,10 @@ bench: $(STAMP)
 	$(PY) -m scripts.bench_scale
 	$(PY) -m scripts.bench_site
 
-# The engine's report that the site's "verified on" note reads: always a full run, nothing reused.
+# The engine's report that the site's "verified on" note reads: always a full run, nothing reused,
+# and never without every protection of the page boxes.
 reports: $(STAMP)
-	$(PY) -m scripts.snippets docs --json reports/cpu.json
+	$(PY) -m scripts.snippets docs --require-isolation --json reports/cpu.json
 
 # Re-resolves the pins from pyproject.toml into requirements.lock.
 lock:

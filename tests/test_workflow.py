@@ -118,7 +118,17 @@ def test_the_published_site_reads_this_runs_merged_report():
     assert [s.get("run") for _, s in steps("pages")].index("make site") > names.index("cpu-report")
 
 
-def test_make_reports_stays_a_full_run():
+def test_make_reports_stays_a_full_run_with_every_protection():
     recipe = re.search(r"^reports:.*\n((?:\t.*\n)+)", (ROOT / "Makefile").read_text(), re.M)[1]
-    assert "scripts.snippets docs --json reports/cpu.json" in recipe
+    assert "scripts.snippets docs --require-isolation --json reports/cpu.json" in recipe
     assert "--reuse" not in recipe and "--shard" not in recipe
+
+
+def test_every_run_that_writes_a_report_of_the_site_requires_the_page_boxes():
+    makefile = (ROOT / "Makefile").read_text()
+    gpu = re.search(r"^test-gpu:.*\n((?:\t.*\n)+)", makefile, re.M)[1]
+    assert "--device gpu --require-isolation" in gpu
+    shards = [s["run"] for _, s in steps("examples") if "scripts.snippets" in s.get("run", "")]
+    assert shards and all("--require-isolation" in run and ".github/boxes.sh run" in run for run in shards)
+    for job in ("checks", "examples"):  # unprivileged GitHub runners get user namespaces and a cgroup first
+        assert any(s.get("run") == ".github/boxes.sh setup" for _, s in steps(job)), job

@@ -42,6 +42,9 @@ def parse_args(argv: list[str], prog: str | None = None) -> argparse.Namespace:
                         help="balance the shards by the durations in this earlier report (give every shard the same)")
     parser.add_argument("--reuse", metavar="REPORT",
                         help="reuse the passed results of the page groups unchanged since this earlier report")
+    parser.add_argument("--require-isolation", action="store_true",
+                        help="refuse to run (exit 2) where a protection of the page boxes is missing "
+                             "(the runs that write the site's reports use it)")
     parser.add_argument("--memory-limit", type=_size, metavar="SIZE",
                         help="memory each page may use, such as 4GiB (default: 80%% of the machine's memory "
                              "shared among the jobs); not applied on GPU runs")
@@ -127,9 +130,9 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
                        earlier.get("reuse"), args.reuse or "", unchanged.entries if unchanged else None)
     for note in ([unchanged.note] if unchanged and unchanged.note else []) + selection.notes:
         print(note)
-    engine = Engine(device=args.device, jobs=args.jobs, output_limit=args.output_limit, 
-                    cache_dir=config.jax_cache_dir,
-                    check_outputs=not args.update_outputs, memory_limit=args.memory_limit)
+    engine = Engine(device=args.device, jobs=args.jobs, output_limit=args.output_limit,
+                    cache_dir=config.jax_cache_dir, check_outputs=not args.update_outputs,
+                    memory_limit=args.memory_limit, require_isolation=args.require_isolation)
     results = list(selection.reused_results)
     interrupted = False
     try:
@@ -166,6 +169,10 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
         for exc in unwritten:
             input_errors.append(exc)
             print(f"error: {exc}", file=sys.stderr)
+    missing = [f"{name} ({value})" for name, value in engine.info.get("protections", {}).items()
+               if str(value).startswith("off")]
+    if missing:
+        print("note: this run's pages were not fully isolated from each other: " + "; ".join(missing), file=sys.stderr)
     totals = summary(results)
     for status, count in entry_summary(selection.copied).items():
         totals[status] = totals.get(status, 0) + count

@@ -87,6 +87,9 @@ def _syntax_error(block: Block) -> dict | None:
             {"block": block.index, "line": exc.lineno or 1, "name": "<module>"}]}
     except ValueError as exc:  # null bytes in the source
         return {"type": "SyntaxError", "message": str(exc), "frames": []}
+    except (RecursionError, MemoryError) as exc:
+        return {"type": type(exc).__name__, "frames": [{"block": block.index, "line": 1, "name": "<module>"}],
+                "message": "Python cannot compile this block: it is nested too deeply or too large"}
     return None
 
 
@@ -147,6 +150,8 @@ def page_results(item: LoadedPage, job: Job, plan: Plan, device: str, executed: 
         else:
             result.status, result.reason = "skipped", "not run: the page stopped before this block"
         if error is not None:
+            if job.limits_hit:  # what the box stopped the page at, told beside what the page saw of it
+                error = {**error, "message": "; ".join([error["message"], *job.limits_hit])}
             result.status = "failed"
             result.error = {"type": error["type"], "message": render(item.page.path, item.blocks, error),
                             "line": error_line(item.blocks, block, error)}
@@ -164,6 +169,7 @@ class Engine:
     cache_dir: Path | None = None
     check_outputs: bool = True  # off when the outputs are being rewritten from this run
     memory_limit: int | None = None  # per page process; None: a share of the machine's memory
+    require_isolation: bool = False  # refuse to run where a protection of the page boxes is missing
     info: dict = field(default_factory=dict)
 
     def run(self, loaded: list[LoadedPage], default_language: str = "en") -> Iterator[list[BlockResult]]:
@@ -175,7 +181,8 @@ class Engine:
         memory_limit = self.memory_limit or default_memory_limit(size)
         note = (f"(each page may use {format_size(memory_limit)} of memory in this run: "
                 "--memory-limit changes it)")
-        pool = Pool(size, self.device, self.output_limit, self.cache_dir, memory_limit)
+        pool = Pool(size, self.device, self.output_limit, self.cache_dir, memory_limit,
+                    require_isolation=self.require_isolation)
         try:
             for job in pool.run(jobs):
                 self.info = pool.info

@@ -1,5 +1,8 @@
 """The engine's reading of a page process's facts: anything but the expected next fact, in the expected
-shape, from this job, is the page writing to the engine's channel."""
+shape, is the page writing to the engine's channel.
+
+The channel is a pipe that only this page's box holds, so whatever arrives on it is this page's
+own doing: a page can at most misreport itself, and then only within these rules."""
 from __future__ import annotations
 
 import json
@@ -38,8 +41,7 @@ def _valid_exception(exc, blocks: int) -> bool:
 class FactReader:
     """Checks each fact of one job against what the page process may say next."""
 
-    def __init__(self, job_id: str, key: str, indices: list[int], blocks: int, probe: bool = False):
-        self.job_id, self.key = job_id, key
+    def __init__(self, indices: list[int], blocks: int, probe: bool = False):
         self.expected = list(indices)  # the blocks still to start, in order
         self.blocks = blocks
         self.probe = probe
@@ -52,8 +54,6 @@ class FactReader:
         except ValueError:
             raise ChannelError("a line that is not JSON") from None
         _require(isinstance(fact, dict), "a line that is not a JSON object")
-        _require(fact.pop("job", None) == self.job_id and fact.pop("key", None) == self.key,
-                 "a message that does not belong to this page's run")
         _require(not self.done, "a message after the page ended")
         event = fact.get("event")
         if self.probe:

@@ -61,12 +61,13 @@ def run_page(jax, blocks: list[dict], output_limit: int, emit) -> None:
     namespace = {"__name__": "__main__", "__builtins__": builtins}
     for block in blocks:
         emit({"event": "start", "index": block["index"]})
-        code = compile(block["code"], BLOCK_FILE.format(block["index"]), "exec", flags=0, dont_inherit=True)
         out, exc = LimitedOutput(output_limit), None
         start = time.perf_counter()
         saved = sys.stdout
         sys.stdout = out
         try:
+            # Inside the try: a block Python cannot compile (nested too deeply) is that block's failure.
+            code = compile(block["code"], BLOCK_FILE.format(block["index"]), "exec", flags=0, dont_inherit=True)
             exec(code, namespace)
             jax.effects_barrier()  # jax.debug.print and callbacks may still be printing
         except BaseException as caught:  # noqa: BLE001: every exception is the block's result

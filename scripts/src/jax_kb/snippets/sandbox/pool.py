@@ -1,8 +1,9 @@
-"""Page processes: a fresh one for each page, forked by the zygote; watch their deadlines, output and
-channel, and kill each one's process group when its page ends."""
+"""Page processes: a box for each page (box.py), made by the zygote; the engine watches their
+deadlines by its own clock, their output and their channel, and ends each box when its page ends."""
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import secrets
@@ -19,23 +20,29 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
 
+from jax_kb.snippets.sandbox.box import BoxSpec
+from jax_kb.snippets.sandbox.cgroups import Cgroups, PageGroup
 from jax_kb.snippets.sandbox.channel import ChannelError, FactReader
-from jax_kb.snippets.sandbox.protections import scrubbed_environment
+from jax_kb.snippets.sandbox.protections import (DEFAULT_OPEN_FILES, DEFAULT_PROCESSES, DEFAULT_TMP_SIZE,
+                                                 format_size, page_environment)
 from jax_kb.snippets.sandbox.zygote import CONTROL_FD_VARIABLE
 
 # Where jax_kb is imported from, for the zygote: the same package whether installed or not.
 PACKAGE_PARENT = Path(__file__).resolve().parents[3]
 STARTUP_TIMEOUT = 300.0
 OUTPUT_TAIL = 2000
+PAGE_START_S = 120.0  # from the launch to the first block: the box, and JAX's backend on a cold machine
+BETWEEN_BLOCKS_S = 30.0  # from a block's end to the next start, or to the page's end and exit
+ZYGOTE_RESTARTS = 3
+
+
+class EngineError(Exception):
+    """The engine cannot run at all (no GPU where one was asked for, a zygote that cannot start)."""
 
 
 def default_cache_dir() -> Path:
     """JAX's compilation cache where no project names one: the user's cache folder (XDG)."""
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "jax-kb" / "jax"
-
-
-class EngineError(Exception):
-    """The engine cannot run at all (no GPU where one was asked for, a zygote that cannot start)."""
 
 
 @dataclass
@@ -47,21 +54,24 @@ class Job:
     failure: dict | None = None  # the process's own end: {"index", "type", "message"}, index None for the page
     probe: bool = False
     device: dict = field(default_factory=dict)  # the probe's facts
+    limits_hit: list[str] = field(default_factory=list)  # a sentence for each limit of its box the page reached
 
 
 @dataclass
 class _Running:
     job: Job
     reader: FactReader
-    workdir: str
     facts: int  # read ends of the page's pipes
     output: int
-    pid: int | None = None
+    group: PageGroup | None
+    launched: float
+    pid: int | None = None  # of the page's keeper
     facts_buffer: bytes = b""
     output_seen: int = 0
     output_tail: bytes = b""
-    deadline: float | None = None
-    timeout: float = 0.0
+    deadline: float = 0.0
+    overdue: str = ""  # what the page failed to do by the deadline
+    ending: float | None = None  # when the engine asked the keeper to end the page
 
     def tail(self) -> str:
         return self.output_tail.decode("utf-8", "replace").strip()
@@ -69,43 +79,78 @@ class _Running:
 
 def _exit_description(code: int) -> str:
     if code < 0:
+        known = {signal.SIGXCPU: "it used all the CPU time it may use (its limit: the sum of its blocks' timeouts)",
+                 signal.SIGXFSZ: "it wrote a file larger than a page may write"}
         try:
-            return f"the page's process crashed with signal {signal.Signals(-code).name}"
+            name = signal.Signals(-code).name
         except ValueError:
             return f"the page's process crashed with signal {-code}"
+        reason = known.get(-code)
+        return f"the page's process was stopped by {name}: {reason}" if reason else \
+            f"the page's process crashed with signal {name}"
     return f"the page's process exited with code {code} (os._exit or a fatal error)"
+
+
+def _cache_folder(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()[:16]
+
+
+def _job_file(blocks: list[dict]) -> int:
+    """The page's job, in a sealed memfd: the page reads it; nobody, the page included, can change it."""
+    fd = os.memfd_create("page-job", os.MFD_CLOEXEC | os.MFD_ALLOW_SEALING)
+    data = json.dumps(blocks).encode()
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+    import fcntl
+
+    fcntl.fcntl(fd, fcntl.F_ADD_SEALS, fcntl.F_SEAL_SEAL | fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_GROW | fcntl.F_SEAL_WRITE)
+    os.lseek(fd, 0, os.SEEK_SET)
+    return fd
 
 
 class Pool:
     def __init__(self, size: int, device: str, output_limit: int = 1_000_000, cache_dir: Path | None = None,
-                 memory_limit: int | None = None):
+                 memory_limit: int | None = None, tmp_size: int = DEFAULT_TMP_SIZE,
+                 process_limit: int = DEFAULT_PROCESSES, require_isolation: bool = False):
         self.size = max(1, size)
         self.device = device
         self.output_limit = output_limit
-        self.memory_limit = memory_limit if device == "cpu" else None  # CUDA maps more than it uses
+        self.memory_limit = memory_limit
+        self.tmp_size = tmp_size
+        self.process_limit = process_limit
+        self.require_isolation = require_isolation
+        # A page reads and writes its own folder of the cache, and no other page's.
+        self.cache_root = Path(os.environ.get("JAX_COMPILATION_CACHE_DIR") or cache_dir or default_cache_dir())
         self.root = tempfile.mkdtemp(prefix="snippet-pages-")
-        self.env = dict(scrubbed_environment(dict(os.environ)),
-                        SNIPPETS_CACHE_DIR=str(cache_dir or default_cache_dir()),
-                        JAX_PLATFORMS="cuda" if device == "gpu" else "cpu",
-                        PYTHONPATH=os.pathsep.join(filter(None, [str(PACKAGE_PARENT), os.environ.get("PYTHONPATH")])))
+        self.page_env = dict(page_environment(dict(os.environ)), JAX_PLATFORMS="cuda" if device == "gpu" else "cpu")
         if device == "gpu":
-            self.env.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
+            self.page_env.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
         self.selector = selectors.DefaultSelector()
         self.running: dict[str, _Running] = {}
         self.info: dict = {}
         self.zygote: subprocess.Popen | None = None
         self.control: socket.socket | None = None
         self.launched = 0
+        self.restarts = 0
+        self.boxed = False
+        self.box_problem = ""
+        self.cgroups: Cgroups | None = None
 
     # --- the zygote -------------------------------------------------------------------------
 
-    def _start(self) -> None:
+    def _probe_spec(self) -> BoxSpec:
+        return BoxSpec(tmp_size=1 << 20, environment=self.page_env)
+
+    def _spawn(self) -> dict:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self.zygote_log = os.path.join(self.root, "zygote.log")
+        env = dict(self.page_env, PYTHONPATH=str(PACKAGE_PARENT),
+                   SNIPPETS_PROBE_BOX=json.dumps(self._probe_spec().to_json()),
+                   **{CONTROL_FD_VARIABLE: str(theirs.fileno())})
         with open(self.zygote_log, "wb") as log:
-            self.zygote = subprocess.Popen([sys.executable, "-m", "jax_kb.snippets.sandbox.zygote"], cwd=self.root,
-                                           env=dict(self.env, **{CONTROL_FD_VARIABLE: str(theirs.fileno())}),
-                                           pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL,
+            self.zygote = subprocess.Popen([sys.executable, "-P", "-m", "jax_kb.snippets.sandbox.zygote"], cwd=self.root,
+                                           env=env, pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL,
                                            stdout=log, stderr=log)
         theirs.close()
         self.control = ours
@@ -113,6 +158,13 @@ class Pool:
         ready = self._control_message(STARTUP_TIMEOUT)
         if not ready.get("ready"):
             raise EngineError(f"the engine's zygote did not start: {self._zygote_tail()}")
+        return ready
+
+    def _start(self) -> None:
+        ready = self._spawn()
+        self.boxed = not ready["no_box"]
+        self.box_problem = ready["no_box"]
+        self.cgroups = Cgroups(f"jax-kb-{os.getpid()}-{secrets.token_hex(4)}") if self.boxed else None
         probe = Job("probe", [], 0, probe=True)
         for _ in self.run([probe]):
             pass
@@ -120,18 +172,44 @@ class Pool:
         if probe.failure or "error" in device or not device:
             why = device.get("error") or (probe.failure or {}).get("message", "no answer")
             raise EngineError(f"no {self.device.upper()} found: JAX could not start the "
-                              f"{self.env['JAX_PLATFORMS']} backend ({why})")
+                              f"{self.page_env['JAX_PLATFORMS']} backend ({why})")
         if device["backend"] != self.device:
             raise EngineError(f"no {self.device.upper()} found: JAX's default backend is {device['backend']!r} "
                               f"(devices: {', '.join(device['devices'])})")
         self.info = {key: device[key] for key in ("jax", "jaxlib", "python", "device_kind")}
-        self.info["protections"] = {
-            "process": "a fresh process per page, its process group killed at the page's end",
-            "environment": "scrubbed to an allowlist (PATH, HOME, locale, JAX_*, XLA_*, CUDA/NVIDIA)",
-            "network": ready["network"],
-            "memory_limit": self.memory_limit or "off on GPU runs",
-            "orphans": "killed" if ready["orphans_killed"] else "not tracked: no subreaper on this system",
+        self.info["protections"] = self.protections()
+        if self.require_isolation and self.missing_protections():
+            raise EngineError("this run must have every protection of the page boxes, and these are off: "
+                              + "; ".join(self.missing_protections()))
+
+    def protections(self) -> dict:
+        """What this run's boxes are made of, for the report; a value starting "off" is missing."""
+        cgroups = self.cgroups.available if self.cgroups else False
+        why_not = f"off: {self.box_problem}" if not self.boxed else ""
+        memory = format_size(self.memory_limit) if self.memory_limit else None
+        return {
+            "box": why_not or ("a fresh process per page, PID 1 of its own PID, mount, IPC, UTS and network "
+                               "namespaces: it sees no other process, and its end ends all it started"),
+            "files": why_not or (f"the machine read-only; /tmp, the working folder and /dev/shm a private tmpfs "
+                                 f"of {format_size(self.tmp_size)}"),
+            "compilation_cache": why_not or "a folder per page: no page reads or writes another page's entries",
+            "network": why_not or "none: a loopback of its own",
+            "capabilities": why_not or "none (dropped, no new privileges)",
+            "environment": "an explicit list of variables (jax_kb/snippets/sandbox/protections.py)",
+            "memory_limit": ("none asked for" if memory is None else
+                             f"{memory} per page, shared memory and /tmp files included (cgroup)" if cgroups else
+                             f"off: no cgroup ({self.cgroups.problem if self.cgroups else self.box_problem}), so "
+                             + (f"{memory} of data per page (RLIMIT_DATA), shared memory not counted"
+                                if self.device == "cpu" else "none on this GPU run")),
+            "process_limit": (f"{self.process_limit} processes and threads per page (cgroup)" if cgroups else
+                              "off: no cgroup"),
+            "time_limits": "each block's timeout and the page's, by the engine's clock; CPU time the sum of the "
+                           "blocks' timeouts",
         }
+
+    def missing_protections(self) -> list[str]:
+        return [f"{name}: {value}" for name, value in self.info.get("protections", {}).items()
+                if str(value).startswith("off")]
 
     def _zygote_tail(self) -> str:
         with contextlib.suppress(OSError), open(self.zygote_log, "rb") as f:
@@ -150,65 +228,115 @@ class Pool:
             raise EngineError(f"the engine's zygote stopped: {self._zygote_tail()}")
         return json.loads(data)
 
-    def close(self) -> None:
-        for page in list(self.running.values()):
-            self._kill(page)
-            self._finish(page)
+    def _stop_zygote(self) -> None:
         if self.control is not None:
+            with contextlib.suppress(KeyError, ValueError):
+                self.selector.unregister(self.control)
             self.control.close()
+            self.control = None
         if self.zygote is not None:
             self.zygote.kill()
             self.zygote.wait()
+            self.zygote = None
+
+    def close(self) -> None:
+        for page in list(self.running.values()):
+            self._end(page)
+        if self.zygote is not None and self.zygote.poll() is None and self.running:
+            deadline = time.monotonic() + 10
+            while self.running and time.monotonic() < deadline:
+                with contextlib.suppress(EngineError):
+                    list(self._control())
+                time.sleep(0.01)
+        for page in list(self.running.values()):
+            self._finish(page)
+        self._stop_zygote()
+        if self.cgroups is not None:
+            self.cgroups.remove()
         shutil.rmtree(self.root, ignore_errors=True)
 
     # --- pages ------------------------------------------------------------------------------
 
+    def _spec(self, job: Job, group: PageGroup | None) -> BoxSpec:
+        total = sum(b["timeout"] for b in job.blocks)
+        cache = None
+        if not job.probe:
+            cache = self.cache_root / _cache_folder(job.key)
+            cache.mkdir(parents=True, exist_ok=True)
+        limits = {"open_files": DEFAULT_OPEN_FILES, "file_size": self.tmp_size,
+                  "cpu_seconds": int(PAGE_START_S + total) * max(1, os.cpu_count() or 1),
+                  # Without a cgroup, RLIMIT_DATA on the CPU; a GPU's driver maps far more than it uses.
+                  "data": None if group or self.device != "cpu" else self.memory_limit}
+        return BoxSpec(tmp_size=self.tmp_size, cgroups=group.procs_files if group else (),
+                       cache_dir=str(cache) if cache else None,
+                       hide=(str(self.cache_root), self.root), limits=limits, environment=self.page_env)
+
     def _launch(self, job: Job) -> None:
         self.launched += 1
         job_id = str(self.launched)
-        workdir = tempfile.mkdtemp(prefix="page-", dir=self.root)
-        if not job.probe:
-            with open(os.path.join(workdir, "page.json"), "w", encoding="utf-8") as f:
-                json.dump(job.blocks, f)
+        group = None
+        if self.cgroups is not None and self.cgroups.available and not job.probe:
+            try:
+                group = self.cgroups.page_group(f"page-{job_id}", self.memory_limit, self.process_limit)
+            except OSError as exc:
+                raise EngineError(f"cannot make a page's cgroup: {exc}") from None
+        spec = self._spec(job, group)
+        job_fd = _job_file(job.blocks)
         facts_r, facts_w = os.pipe()
         output_r, output_w = os.pipe()
-        key = secrets.token_hex(16)
-        request = {"job": job_id, "key": key, "dir": workdir, "output_limit": self.output_limit,
-                   "memory_limit": self.memory_limit, "probe": job.probe}
+        request = {"job": job_id, "boxed": self.boxed, "box": spec.to_json(), "output_limit": self.output_limit,
+                   "probe": job.probe}
         try:
-            socket.send_fds(self.control, [json.dumps(request).encode()], [facts_w, output_w])
-        except OSError as exc:
-            raise EngineError(f"the engine's zygote stopped ({exc.strerror}): {self._zygote_tail()}") from None
+            socket.send_fds(self.control, [json.dumps(request).encode()], [job_fd, facts_w, output_w])
+        except OSError:
+            for fd in (facts_r, output_r):
+                os.close(fd)
+            if group:
+                group.remove()
+            raise
         finally:
-            os.close(facts_w)
-            os.close(output_w)
-        page = _Running(job, FactReader(job_id, key, [b["index"] for b in job.blocks], job.block_count, job.probe),
-                        workdir, facts_r, output_r)
+            for fd in (job_fd, facts_w, output_w):
+                os.close(fd)
+        page = _Running(job, FactReader([b["index"] for b in job.blocks], job.block_count, job.probe),
+                        facts_r, output_r, group, time.monotonic())
+        page.deadline, page.overdue = page.launched + PAGE_START_S, "start"
         for fd in (facts_r, output_r):
             os.set_blocking(fd, False)
             self.selector.register(fd, selectors.EVENT_READ, page)
         self.running[job_id] = page
 
-    def _kill(self, page: _Running) -> None:
-        if page.pid is not None:
+    def _end(self, page: _Running) -> None:
+        """Asks the page's keeper to end the box: the page's process and everything it started."""
+        if page.pid is not None and page.ending is None:
+            page.ending = time.monotonic()
             with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(page.pid, signal.SIGKILL)
+                os.kill(page.pid, signal.SIGTERM)
 
     def _fail(self, page: _Running, kind: str, message: str) -> None:
         """The page's process ends as the failure of its current block (or of the page); once."""
         if page.job.failure is None:
             page.job.failure = {"index": page.reader.current, "type": kind, "message": message}
-        self._kill(page)
+        self._end(page)
 
     def _finish(self, page: _Running) -> Job:
         self._drain(page)
-        self._kill(page)  # whatever the page left running in its process group
         for fd in (page.facts, page.output):
             with contextlib.suppress(KeyError, ValueError):
                 self.selector.unregister(fd)
             os.close(fd)
-        shutil.rmtree(page.workdir, ignore_errors=True)
-        self.running.pop(page.reader.job_id, None)
+        if page.group is not None:
+            if page.group.oom_killed():
+                sentence = (f"the page used more than its memory limit of {format_size(self.memory_limit)} "
+                            "(shared memory and files in /tmp count)")
+                if page.job.failure is not None:
+                    page.job.failure.update(type="MemoryLimitExceeded", message=f"{sentence}, and was stopped")
+                else:  # the kernel stopped one of the page's processes, not the page's own
+                    page.job.limits_hit.append(sentence)
+            if page.group.hit_process_limit():
+                page.job.limits_hit.append(f"the page reached its limit of {self.process_limit} processes and threads")
+            page.group.kill_all()  # nothing is left by now (the page's namespace ended): should it be, it ends
+            page.group.remove()
+        self.running.pop(next(k for k, v in self.running.items() if v is page), None)
         return page.job
 
     def _drain(self, page: _Running) -> None:
@@ -249,21 +377,70 @@ class Pool:
         return True
 
     def _take(self, page: _Running, fact: dict) -> None:
-        event = fact["event"]
+        """Each fact moves the page's deadline, which the engine keeps by its own clock: a page that
+        tells of a block's end and goes on running is stopped all the same."""
+        event, now = fact["event"], time.monotonic()
         if event == "device":
             page.job.device = fact
+            page.deadline, page.overdue = now + BETWEEN_BLOCKS_S, "exit"
         elif event == "start":
-            page.timeout = next(b["timeout"] for b in page.job.blocks if b["index"] == fact["index"])
-            page.deadline = time.monotonic() + page.timeout
+            timeout = next(b["timeout"] for b in page.job.blocks if b["index"] == fact["index"])
+            page.deadline, page.overdue = now + timeout, f"block:{timeout:g}"
         elif event == "end":
             page.job.facts[fact["index"]] = fact
-            page.deadline = None
+            page.deadline, page.overdue = now + BETWEEN_BLOCKS_S, "next"
+        elif event == "done":
+            page.deadline, page.overdue = now + BETWEEN_BLOCKS_S, "exit"
+
+    def _expire(self, page: _Running) -> None:
+        what = page.overdue
+        if what.startswith("block:"):
+            message = f"the block did not finish within its {what[6:]} s timeout; its process was stopped"
+        elif what == "start":
+            message = f"the page's process did not start its first block within {PAGE_START_S:g} s; it was stopped"
+        elif what == "next":
+            message = (f"the page's process did not go on within {BETWEEN_BLOCKS_S:g} s after a block ended; "
+                       "it was stopped")
+        else:
+            message = f"the page's process did not end within {BETWEEN_BLOCKS_S:g} s after its last block; it was stopped"
+        page.deadline = float("inf")
+        self._fail(page, "Timeout", message)
 
     def _exited(self, page: _Running, code: int) -> None:
         self._drain(page)
         if page.job.failure is None and not page.reader.done:
             tail = page.tail()  # a crash between blocks is told at the next one (engine._failure_index)
             self._fail(page, "WorkerCrash", _exit_description(code) + (f"\n{tail}" if tail else ""))
+
+    def _next_deadline(self) -> float | None:
+        deadlines = [p.deadline for p in self.running.values()]
+        deadlines += [p.ending + BETWEEN_BLOCKS_S for p in self.running.values() if p.ending is not None]
+        return max(0.0, min(deadlines) - time.monotonic()) if deadlines else None
+
+    def _check_deadlines(self) -> bool:
+        """Fails the pages past their deadline; True when the zygote no longer answers: a page it never
+        started, or a page its keeper did not end when asked."""
+        now, unanswered = time.monotonic(), False
+        for page in list(self.running.values()):
+            if now > page.deadline:
+                unanswered = unanswered or page.pid is None
+                self._expire(page)
+            if page.ending is not None and now > page.ending + BETWEEN_BLOCKS_S:
+                unanswered = True
+        return unanswered
+
+    def _recover(self) -> list[Job]:
+        """The zygote is gone or stuck: the pages it ran fail, and a new zygote takes the rest of the run."""
+        for page in list(self.running.values()):
+            self._fail(page, "EngineHelperStopped", "the engine's helper process (its zygote) stopped or stopped "
+                       "answering while this page ran; a new one ran the rest of the run")
+        self._stop_zygote()
+        finished = [self._finish(page) for page in list(self.running.values())]
+        self.restarts += 1
+        if self.restarts > ZYGOTE_RESTARTS:
+            raise EngineError(f"the engine's zygote stopped {self.restarts} times: {self._zygote_tail()}")
+        self._spawn()
+        return finished
 
     def run(self, jobs: list[Job]) -> Iterator[Job]:
         """Runs every job, yielding each as it finishes; a page that dies or hangs fails only its block."""
@@ -274,22 +451,30 @@ class Pool:
         queue = deque(jobs)
         pending = len(jobs)
         while pending:
-            while queue and len(self.running) < self.size:
-                self._launch(queue.popleft())
-            deadlines = [p.deadline for p in self.running.values() if p.deadline]
-            timeout = max(0.0, min(deadlines) - time.monotonic()) if deadlines else None
-            for key, _ in self.selector.select(timeout):
-                if key.data is None:
-                    for done in self._control():
-                        pending -= 1
-                        yield done
-                else:
-                    self._read(key.data, key.fd)
-            for page in list(self.running.values()):
-                if page.deadline and time.monotonic() > page.deadline:
-                    page.deadline = None
-                    self._fail(page, "Timeout", f"the block did not finish within its {page.timeout:g} s "
-                               "timeout; its process was stopped")
+            lost = False
+            while queue and len(self.running) < self.size and not lost:
+                try:
+                    self._launch(queue[0])
+                    queue.popleft()
+                except (OSError, ValueError):  # the zygote's socket is gone
+                    lost = True
+            if not lost:
+                for key, _ in self.selector.select(self._next_deadline()):
+                    if key.data is None:
+                        try:
+                            for done in self._control():
+                                pending -= 1
+                                yield done
+                        except ConnectionError:
+                            lost = True
+                            break
+                    else:
+                        self._read(key.data, key.fd)
+                lost = self._check_deadlines() or lost
+            if lost:
+                for done in self._recover():
+                    pending -= 1
+                    yield done
 
     def _control(self) -> Iterator[Job]:
         while True:
@@ -300,7 +485,7 @@ class Pool:
             except ConnectionError:
                 data = b""
             if not data:
-                raise EngineError(f"the engine's zygote stopped: {self._zygote_tail()}")
+                raise ConnectionError("the zygote closed its socket")
             message = json.loads(data)
             page = self.running.get(message.get("started") or message.get("exited"))
             if page is None:
@@ -308,7 +493,7 @@ class Pool:
             if "started" in message:
                 page.pid = message["pid"]
                 if page.job.failure is not None:
-                    self._kill(page)
+                    self._end(page)
             else:
                 self._exited(page, message["code"])
                 yield self._finish(page)

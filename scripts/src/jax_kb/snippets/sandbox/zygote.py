@@ -1,95 +1,127 @@
-"""The fork server: imports JAX once, then forks a fresh process for every page.
+"""The fork server: imports JAX once, then gives every page a box of its own (box.py).
 
-A page's process dies with the page, and with it everything the page changed: JAX's configuration,
-modules, builtins, environment, signals, threads. Talks to the engine over a SOCK_SEQPACKET socket;
-each request carries the page's two pipes (facts, and its fds 1 and 2) as passed file descriptors.
+For each page it forks a keeper, which takes new namespaces and forks the page's process: PID 1
+of its own PID namespace, so that its end ends everything the page started. The keeper stays
+outside that namespace, where the page cannot reach it, and ends the page when the engine asks
+(SIGTERM). Talks to the engine over a SOCK_SEQPACKET socket; each request carries the page's
+three file descriptors: its job (a sealed memfd the engine wrote), its facts pipe and the pipe of
+its fds 1 and 2. The server never reads a page's code and keeps nothing of one page for the next.
 """
 from __future__ import annotations
 
 import contextlib
 import json
 import os
-import random
-import resource
 import select
 import signal
 import socket
 import sys
 import tempfile
 
-from jax_kb.snippets.sandbox import protections
+from jax_kb.snippets.sandbox import box, kernel, page_process
 
 CONTROL_FD_VARIABLE = "SNIPPETS_CONTROL_FD"
 ORPHAN_SCAN_S = 0.5  # while no page exits, how often processes reparented to us are looked for
+FACTS_FD = 3
 
 
 def _send(control: socket.socket, message: dict) -> None:
     control.send(json.dumps(message).encode())
 
 
-def _page_process(control: socket.socket, wakeup: tuple[int, int], jax, request: dict, facts_fd: int,
-                  output_fd: int) -> None:
-    """In the forked child: cut loose from the server, then run the page and exit."""
-    os.setpgid(0, 0)
-    protections.die_with_parent(signal.SIGKILL)
-    signal.set_wakeup_fd(-1)
-    for number in (signal.SIGINT, signal.SIGTERM, signal.SIGCHLD, signal.SIGPIPE):
-        signal.signal(number, signal.SIG_DFL)
-    control.close()
-    for fd in wakeup:
-        os.close(fd)
+def _exit_as(status: int) -> None:
+    """Ends this process the way the page's process ended: by the same signal, or with the same code."""
+    if os.WIFSIGNALED(status):
+        number = os.WTERMSIG(status)
+        with contextlib.suppress(OSError, ValueError):
+            signal.signal(number, signal.SIG_DFL)
+            os.kill(os.getpid(), number)
+    os._exit(os.waitstatus_to_exitcode(status) if os.WIFEXITED(status) else 70)
+
+
+def _page(jax, request: dict, spec: box.BoxSpec, job_fd: int, facts_fd: int, output_fd: int) -> None:
+    """The page's process: its stdio and box, then the page's blocks; it never returns."""
+    os.setsid()  # out of the keeper's process group: a page that signals "its group" reaches only its own
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
     os.dup2(output_fd, 1)
     os.dup2(output_fd, 2)
-    # The facts channel sits at an unpredictable fd, closed on exec, so that page code writing to
-    # "the protocol fd" reaches nothing; a page that hunts for it only garbles its own result.
-    hidden = os.dup2(facts_fd, random.randrange(200, 1000), inheritable=False)
-    for fd in {null, facts_fd, output_fd} - {0, 1, 2}:
-        os.close(fd)
+    os.dup2(facts_fd, FACTS_FD)
+    job = os.fdopen(os.dup(job_fd), "rb")
+    os.closerange(FACTS_FD + 1, job.fileno())
+    os.closerange(job.fileno() + 1, 1 << 16)
     sys.stdin = open(0, "r", closefd=False)
     sys.stdout = sys.__stdout__ = open(1, "w", buffering=1, closefd=False)
     sys.stderr = sys.__stderr__ = open(2, "w", buffering=1, closefd=False)
-    if request.get("memory_limit"):
-        resource.setrlimit(resource.RLIMIT_DATA, (request["memory_limit"],) * 2)
-    os.chdir(request["dir"])
-    os.environ["TMPDIR"] = tempfile.tempdir = request["dir"]
-    facts = open(hidden, "w", buffering=1, encoding="utf-8")
-    job, key = request["job"], request["key"]
+    if request["boxed"]:
+        box.enter(spec)
+        cache = box.CACHE if spec.cache_dir else None
+    else:  # no box on this system: a folder of its own, and the limits rlimits can give
+        box.apply_limits(spec.limits)
+        os.chdir(tempfile.mkdtemp(prefix="snippet-page-"))
+        os.environ["TMPDIR"] = tempfile.tempdir = os.getcwd()
+        cache = spec.cache_dir
+    if cache:
+        jax.config.update("jax_compilation_cache_dir", cache)
+    facts = open(FACTS_FD, "w", buffering=1, encoding="utf-8")
 
     def emit(fact: dict) -> None:
-        facts.write(json.dumps({"job": job, "key": key, **fact}) + "\n")
-
-    from jax_kb.snippets.sandbox import page_process
+        facts.write(json.dumps(fact) + "\n")
 
     if request.get("probe"):
-        import jaxlib
-
-        emit(page_process.describe_device(jax, jaxlib))
+        emit(page_process.describe_device(jax, sys.modules["jaxlib"]))
     else:
-        with open(os.path.join(request["dir"], "page.json"), encoding="utf-8") as f:
-            blocks = json.load(f)
-        os.unlink(f.name)
+        with job:
+            blocks = json.load(job)
         page_process.run_page(jax, blocks, request["output_limit"], emit)
     sys.stdout.flush()
     facts.flush()
     os._exit(0)
 
 
+def _keeper(jax, request: dict, fds: list[int]) -> None:
+    """In the forked keeper: the namespaces, the page's process inside them, and its end."""
+    spec = box.BoxSpec.from_json(request["box"])
+    if request["boxed"]:
+        box.take_namespaces()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            kernel.die_with_parent(signal.SIGKILL)
+            _page(jax, request, spec, *fds)
+        except BaseException as exc:  # noqa: BLE001: the engine reads this from the page's fd 2
+            os.write(2, f"the page's box could not be made: {type(exc).__name__}: {exc}\n".encode())
+        os._exit(70)
+    for fd in fds:
+        os.close(fd)
+    # The engine ends a page by ending its keeper: the page, PID 1 of its namespace, and all it started.
+    signal.signal(signal.SIGTERM, lambda number, frame: os.kill(pid, signal.SIGKILL))
+    _, status = os.waitpid(pid, 0)
+    _exit_as(status)
+
+
 def _fork(control: socket.socket, wakeup: tuple[int, int], jax, request: dict, fds: list[int]) -> int:
     pid = os.fork()
     if pid == 0:
         try:
-            _page_process(control, wakeup, jax, request, *fds)
+            os.setpgid(0, 0)
+            kernel.die_with_parent(signal.SIGKILL)
+            signal.set_wakeup_fd(-1)
+            for number in (signal.SIGINT, signal.SIGTERM, signal.SIGCHLD, signal.SIGPIPE):
+                signal.signal(number, signal.SIG_DFL)
+            control.close()
+            for fd in wakeup:
+                os.close(fd)
+            _keeper(jax, request, fds)
         except BaseException as exc:  # noqa: BLE001: the engine reads this from the page's fd 2
-            print(f"the page process failed to start: {type(exc).__name__}: {exc}", file=sys.stderr, flush=True)
+            with contextlib.suppress(OSError):
+                os.write(fds[2], f"the page's box could not be made: {type(exc).__name__}: {exc}\n".encode())
         os._exit(70)
-    os.setpgid(pid, pid)  # also here: the engine may kill the group before the child gets to it
     return pid
 
 
 def _kill_orphans(children: dict[int, str]) -> None:
-    """Kills processes reparented to us (we are their subreaper) that are no page of ours."""
+    """Kills processes reparented to us (we are their subreaper): a page whose keeper was killed."""
     me = str(os.getpid())
     for entry in os.listdir("/proc"):
         if not entry.isdigit() or int(entry) in children:
@@ -100,10 +132,8 @@ def _kill_orphans(children: dict[int, str]) -> None:
         except (OSError, IndexError):
             continue
         if parent == me:
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.kill(int(entry), signal.SIGKILL)
-            except ProcessLookupError:
-                pass
 
 
 def _reap(control: socket.socket, children: dict[int, str]) -> bool:
@@ -135,7 +165,7 @@ def serve(control: socket.socket, jax) -> None:
                 os.read(wakeup[0], 1 << 12)
         if control in ready:
             try:
-                data, fds, _, _ = socket.recv_fds(control, 1 << 16, 2)
+                data, fds, _, _ = socket.recv_fds(control, 1 << 16, 3)
             except ConnectionError:
                 data, fds = b"", []
             if not data:
@@ -150,22 +180,48 @@ def serve(control: socket.socket, jax) -> None:
             _kill_orphans(children)
     for pid in children:
         with contextlib.suppress(ProcessLookupError):
-            os.killpg(pid, signal.SIGKILL)
+            os.kill(pid, signal.SIGTERM)
+
+
+def _probe_box(spec: box.BoxSpec) -> str:
+    """Whether this system lets us make a page's box: "" when it does, else why not."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.close(read)
+            box.take_namespaces()
+            inner = os.fork()
+            if inner == 0:
+                try:
+                    box.enter(spec)
+                    os._exit(0)
+                except BaseException as exc:  # noqa: BLE001: told to the engine as the reason
+                    os.write(write, f"{exc}".encode()[:500])
+                    os._exit(1)
+            _, status = os.waitpid(inner, 0)
+            os._exit(os.waitstatus_to_exitcode(status))
+        except BaseException as exc:  # noqa: BLE001
+            os.write(write, f"{exc}".encode()[:500])
+            os._exit(1)
+    os.close(write)
+    with os.fdopen(read, "rb") as f:
+        why = f.read().decode("utf-8", "replace")
+    _, status = os.waitpid(pid, 0)
+    return "" if status == 0 else why or f"the test box ended with status {status}"
 
 
 def main() -> None:
     control = socket.socket(fileno=int(os.environ.pop(CONTROL_FD_VARIABLE)))
-    protections.die_with_parent(signal.SIGKILL)
+    kernel.die_with_parent(signal.SIGKILL)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the engine's to handle
-    network = protections.drop_network()  # before JAX: a user namespace needs a single thread
+    probe = box.BoxSpec.from_json(json.loads(os.environ.pop("SNIPPETS_PROBE_BOX")))
     import jax
 
-    cache_dir = os.environ.pop("SNIPPETS_CACHE_DIR", None)
-    if cache_dir and "JAX_COMPILATION_CACHE_DIR" not in os.environ:
-        jax.config.update("jax_compilation_cache_dir", cache_dir)
     jax.config.update("jax_persistent_cache_min_compile_time_secs", 0)
     jax.config.update("jax_persistent_cache_min_entry_size_bytes", 0)
-    _send(control, {"ready": True, "network": network, "orphans_killed": protections.become_subreaper()})
+    no_box = _probe_box(probe)
+    _send(control, {"ready": True, "no_box": no_box, "orphans_killed": kernel.become_subreaper()})
     serve(control, jax)
 
 
