@@ -76,13 +76,9 @@ def _positive_number(value: str, name: str, path: str, line: int, limit: float =
 
 
 def _readable_options(fence: Fence, path: str) -> None:
-    """The options as the site reads them: unreadable or bare non-highlight ones drop the fence there."""
-    if "?" in fence.attrs:
-        raise InputError(path, fence.line, f"fence options {fence.info.strip()!r} cannot be read, so the site "
-                         "drops the block: write them inside braces, as in ```{.python .no-run}")
-    if not fence.braced and set(fence.attrs) - HIGHLIGHT_ATTRS:
-        raise InputError(path, fence.line, f"fence options {fence.info.strip()!r} must go inside braces, "
-                         f"as in ```{{.python raises=\"ValueError\"}}: without them the site drops the block")
+    """The options as the site reads them: options SuperFences refuses drop the fence there."""
+    if fence.dropped:
+        raise InputError(path, fence.line, fence.dropped)
     if fence.repeated:
         raise InputError(path, fence.line, f"fence option {fence.repeated[0]!r} is given twice: keep one")
 

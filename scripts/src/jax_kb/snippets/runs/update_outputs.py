@@ -9,7 +9,7 @@ from jax_kb.snippets.engine import BlockResult
 
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
 _PRINTED_BREAK = re.compile(r"\r\n|\r|\n")  # a printed "\r" (a progress line) is a line break too
-_MARKER = re.compile(r"^\s*(`{3,}|~{3,})")
+_MARKER = re.compile(r"^[ \t>]*(`{3,}|~{3,})")
 
 
 def _fence_lines(opening: str, closing: str, printed: str) -> tuple[str, str]:
@@ -40,7 +40,8 @@ def rewrite(text: str, results: list[BlockResult]) -> str:
             raise InputError(r.page.path, fence.line, "this .output block comes from an include: edit it there")
         newline = _newline(lines[fence.line - 1])
         printed = _PRINTED_BREAK.split(r.stdout.rstrip("\r\n"))
-        body = [fence.indent + line + newline if line else newline for line in printed]
+        # An empty line keeps the container's blockquote markers: a bare one would end the blockquote.
+        body = [fence.prefix + line + newline if line else fence.prefix.rstrip() + newline for line in printed]
         opening, closing = _fence_lines(lines[fence.line - 1], lines[fence.end_line - 1], r.stdout)
         edits.append((fence.line - 1, fence.end_line, [opening, *(body if r.stdout.strip() else []), closing]))
     for start, end, body in sorted(edits, reverse=True):
