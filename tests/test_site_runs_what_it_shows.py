@@ -37,3 +37,13 @@ def differences(site: Path) -> list[str]:
 
 def test_every_page_in_every_language_shows_as_python_exactly_the_blocks_the_engine_runs(built_site):
     assert differences(built_site) == []
+
+
+def test_labels_of_a_blockquoted_raises_and_output_block_keep_it_in_its_blockquote():
+    from jax_kb.site.code_labels import labelled
+
+    page = "# X\n\n> ```{.python raises=\"ValueError\"}\n> int('x')\n> ```\n>\n> ```{.text .output}\n> ValueError: x\n> ```\n"
+    lines = labelled(page, "en").split("\n")
+    assert lines[2].startswith("> ```{.python .kb-raises ") and 'data-raises="ValueError"' in lines[2]
+    assert lines[6].startswith("> ```{.text .output .kb-output ")
+    assert lines[3:6] == ["> int('x')", "> ```", ">"]
