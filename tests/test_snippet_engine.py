@@ -128,6 +128,35 @@ def test_update_outputs_keeps_the_blockquote_markers_of_an_output_block(tmp_path
 
 
 @pytest.fixture(scope="module")
+def errors():
+    return run_engine("errors")
+
+
+def test_an_output_after_raises_holds_the_printed_text_then_the_exceptions_last_line(errors):
+    page = {line: r for (name, line), r in errors.items() if name == "shown_errors.md"}
+    assert [r.status for r in page.values()] == ["passed"] * 6, [r.error for r in page.values()]
+    assert page[13].output == "looking up k\nKeyError: 'k'\n" and page[13].stdout == "looking up k\n"
+
+
+def test_a_changed_error_message_fails_at_its_output_showing_both_texts(errors):
+    result = errors[("wrong_error.md", 3)]
+    assert result.status == "failed" and result.error["type"] == "OutputMismatch" and result.error["line"] == 8
+    message = result.error["message"]
+    assert "expected output:\n    parsing\n    ValueError: invalid literal for int(): 'x'\n" in message
+    assert message.endswith("actual output:\n    parsing\n    ValueError: invalid literal for int() with base 10: 'x'")
+
+
+def test_update_outputs_writes_an_error_output_and_keeps_one_that_still_matches(tmp_path):
+    page = tmp_path / "stale.md"
+    shutil.copy(FIXTURES / "errors" / "stale_error.md", page)
+    before = page.read_text()
+    assert cli(str(page), "--update-outputs").returncode == 0
+    assert page.read_text() == before.replace("ValueError: an old message\n", "parsing\nValueError: invalid "
+                                              "literal for int() with base 10: 'x'\n")
+    assert cli(str(page)).returncode == 0
+
+
+@pytest.fixture(scope="module")
 def crashes():
     return run_engine("crash")
 
