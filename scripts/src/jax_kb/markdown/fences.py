@@ -30,6 +30,7 @@ OPENER = re.compile(r"(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^`]*?)[ \t]*$")  # m
 # definitions (def_list) and footnotes up to three spaces in.
 CONTAINER_AT_COLUMN = re.compile(r"^(?:!!!|\?\?\?\+?|===[+!]{0,2})[ \t]")
 CONTAINER_INDENTED = re.compile(r"^ {0,3}(?:[-*+][ \t]+\S|\d{1,9}\.[ \t]+\S|:[ \t]+\S|\[\^[^\]]+\]:)")
+CONTAINER_STARTS, ITEM_STARTS = frozenset("!?=-*+:[0123456789"), frozenset("-*+0123456789")
 LIST_ITEM = re.compile(r"^ {0,3}(?:[-*+]|\d{1,9}\.)[ \t]")  # unlike the others, it cannot interrupt a paragraph
 QUOTE_MARKER = re.compile(r"^ {0,3}> ?")  # Python-Markdown's BlockQuoteProcessor: what a quoted line loses
 TAB_LENGTH = 4  # Python-Markdown's: the indent of nested content and of indented code blocks
@@ -116,14 +117,11 @@ def dropped_because(info: Info, text: str) -> str | None:
     return None
 
 
-def _width(indent: str) -> int:
-    return len(indent.expandtabs(TAB_LENGTH))
-
-
-def normalized(text: str) -> str:
+def _normalized(text: str) -> str:
     """A line as SuperFences reads it, after Python-Markdown's NormalizeWhitespace: tabs expanded,
     a line of spaces emptied."""
-    text = text.expandtabs(TAB_LENGTH)
+    if "\t" in text:
+        text = text.expandtabs(TAB_LENGTH)
     return text if text.strip(" ") else ""
 
 
@@ -164,18 +162,20 @@ class Layout:
             if self.quote is not None:  # a blank line may part two blocks of one blockquote
                 self.quote.advance(text)
             return None
-        width = _width(text[:len(text) - len(text.lstrip())])
-        sibling_item = any(kind == ITEM and column - TAB_LENGTH <= width < column for column, kind in self.containers)
-        # A list item cannot interrupt a paragraph. It can start a block: after a blank line, or on a
-        # line that leaves an admonition's, a tab's or a details' content (Markdown parses the rest anew).
-        starts_block = self._leave(text, width) or self.blank_before
+        width = len(text) - len(text.lstrip())  # tabs are expanded already
+        # A list item cannot interrupt a paragraph. It can start a block: after a blank line, after
+        # an item of its own list, or on a line that leaves an admonition's, a tab's or a details'
+        # content (Markdown parses the rest anew).
+        sibling_item = stripped[0] in ITEM_STARTS and any(
+            kind == ITEM and column - TAB_LENGTH <= width < column for column, kind in self.containers)
+        starts_block = self._leave(text, width) or self.blank_before or sibling_item
         hidden = HIDDEN_IN_COMMENT if self.in_comment else None
         coded = width >= self.containers[-1][0] + TAB_LENGTH and (self.blank_before or self.in_indented_code)
         self.in_indented_code = coded
         if coded:
             hidden = hidden or HIDDEN_AS_INDENTED_CODE
             self.quote = None
-        elif (inner := _quoted(text[min(width, self.containers[-1][0]):])) is not None:
+        elif stripped[0] == ">" and (inner := _quoted(text[min(width, self.containers[-1][0]):])) is not None:
             self.quote = self.quote or Layout(outermost=False)
             inside = self.quote.advance(inner, fence)
             hidden = hidden or inside
@@ -184,9 +184,9 @@ class Layout:
                 self.quote.advance(text, fence)  # a lazy line: Markdown continues the quoted paragraph
             else:
                 self.quote = None
-            if not fence:
-                self._open_container(text[min(width, self.containers[-1][0]):], starts_block or sibling_item)
-        if self.outermost and not fence:
+            if not fence and stripped[0] in CONTAINER_STARTS:
+                self._open_container(text[min(width, self.containers[-1][0]):], starts_block)
+        if self.outermost and not fence and (self.in_comment or "<!--" in stripped):
             self._track_comment(stripped)
         self.blank_before = False
         return hidden
@@ -203,13 +203,13 @@ class Layout:
             new_block = new_block or kind == BLOCK
         return new_block
 
-    def _open_container(self, own: str, may_start_item: bool) -> None:
+    def _open_container(self, own: str, starts_block: bool) -> None:
         """Opens the container that this line (its text within its container) starts, if any."""
         if self.in_comment:
             return
         item = LIST_ITEM.match(own) is not None
         if CONTAINER_AT_COLUMN.match(own) or (CONTAINER_INDENTED.match(own) and (
-                not item or may_start_item or self.in_item_paragraph)):
+                not item or starts_block or self.in_item_paragraph)):
             # Python-Markdown nests by whole tab stops: "  - sub" is an item of the same list.
             kind = ITEM if item else DEFINITION if own.lstrip().startswith(":") else BLOCK
             self.containers.append((self.containers[-1][0] + TAB_LENGTH, kind))
@@ -278,12 +278,12 @@ def find_fences(lines: list[SourceLine], path: str) -> list[Fence]:
     """All fences of a page body, in order; fences inside fences are code, not fences."""
     fences: list[Fence] = []
     layout = Layout()
-    texts = [normalized(line.text) for line in lines]
+    texts = [_normalized(line.text) for line in lines]
     i = 0
     while i < len(lines):
         text = texts[i]
-        width = _prefix_length(text)
-        match = OPENER.match(text, width)
+        width = _prefix_length(text) if "``" in text or "~~" in text else -1  # most lines have no marker
+        match = OPENER.match(text, width) if width >= 0 else None
         if not match:
             layout.advance(text)
             i += 1
