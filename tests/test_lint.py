@@ -95,6 +95,27 @@ def test_every_bad_python_and_output_fence_of_a_page(linted):
     ]
 
 
+def test_fences_in_blockquotes_are_checked_and_their_code_is_not_prose(linted):
+    assert linted[0]["blockquotes.md"] == [
+        (9, "unknown fence option 'norun': Python blocks take .no-run, .gpu, .cpu, raises=\"Error\", "
+            "timeout=\"seconds\""),
+        (21, "code fence ```python is indented as a literal code block, so the site shows the fence markers as "
+             "text and does not highlight it; indent it like the text around it; the snippet engine does not run it"),
+    ]
+
+
+def test_error_messages_in_text_blocks_that_nothing_checks(linted):
+    how = ("make it an .output block (```{.text .output}) right after the raises= block, holding what the block "
+           "printed and the exception's last traceback line, with ... where a part varies")
+    assert linted[0]["unchecked-errors.md"] == [
+        (13, f"this text block shows the error of the raises= block before it, and nothing checks it: {how}"),
+        (19, f"this text block shows a traceback or an error line that nothing checks: run the code that raises it "
+             f"and {how}"),
+        (25, f"this text block shows a traceback or an error line that nothing checks: run the code that raises it "
+             f"and {how}"),
+    ]
+
+
 def test_look_alikes_in_code_and_inline_code_pass(linted):
     assert "clean.md" not in linted[0]
 

@@ -101,6 +101,62 @@ def test_included_code_runs_and_errors_name_snippet_file_and_page_line(rows):
 
 
 @pytest.fixture(scope="module")
+def containers():
+    return run_engine("containers")
+
+
+def test_fences_in_every_container_run_in_page_order_in_one_namespace(containers):
+    page = sorted((line, r) for (name, line), r in containers.items() if name == "every_container.md")
+    assert [r.status for _, r in page] == ["passed"] * 20, [r.error for _, r in page]
+    assert [line for line, _ in page][:3] == [8, 12, 18]  # the fence lines of the page, blockquotes included
+    assert page[-2][1].stdout == "18 next list item\n" and page[-1][1].stdout == "footnote\n"
+
+
+def test_a_failure_in_a_blockquote_is_told_at_its_markdown_line(containers):
+    failed = containers[("quoted_failure.md", 5)]
+    assert failed.status == "failed" and failed.error["line"] == 8
+    assert "quoted_failure.md:8, in <module>" in failed.error["message"]
+    assert containers[("quoted_failure.md", 11)].status == "skipped"
+
+
+def test_update_outputs_keeps_the_blockquote_markers_of_an_output_block(tmp_path):
+    page = tmp_path / "quoted.md"
+    shutil.copy(FIXTURES / "containers" / "quoted_update.md", page)
+    assert cli(str(page), "--update-outputs").returncode == 0
+    assert page.read_text().endswith("> ```{.text .output}\n> first\n>\n> third\n> ```\n\nAfter.\n")
+    assert cli(str(page)).returncode == 0
+
+
+@pytest.fixture(scope="module")
+def errors():
+    return run_engine("errors")
+
+
+def test_an_output_after_raises_holds_the_printed_text_then_the_exceptions_last_line(errors):
+    page = {line: r for (name, line), r in errors.items() if name == "shown_errors.md"}
+    assert [r.status for r in page.values()] == ["passed"] * 6, [r.error for r in page.values()]
+    assert page[13].output == "looking up k\nKeyError: 'k'\n" and page[13].stdout == "looking up k\n"
+
+
+def test_a_changed_error_message_fails_at_its_output_showing_both_texts(errors):
+    result = errors[("wrong_error.md", 3)]
+    assert result.status == "failed" and result.error["type"] == "OutputMismatch" and result.error["line"] == 8
+    message = result.error["message"]
+    assert "expected output:\n    parsing\n    ValueError: invalid literal for int(): 'x'\n" in message
+    assert message.endswith("actual output:\n    parsing\n    ValueError: invalid literal for int() with base 10: 'x'")
+
+
+def test_update_outputs_writes_an_error_output_and_keeps_one_that_still_matches(tmp_path):
+    page = tmp_path / "stale.md"
+    shutil.copy(FIXTURES / "errors" / "stale_error.md", page)
+    before = page.read_text()
+    assert cli(str(page), "--update-outputs").returncode == 0
+    assert page.read_text() == before.replace("ValueError: an old message\n", "parsing\nValueError: invalid "
+                                              "literal for int() with base 10: 'x'\n")
+    assert cli(str(page)).returncode == 0
+
+
+@pytest.fixture(scope="module")
 def crashes():
     return run_engine("crash")
 
@@ -200,6 +256,9 @@ BAD = {
     "include_folder.md": (4, "include 'fixture' is a folder, not a file"),
     "include_loop.md": (4, "include loop: 'fixture/loop.py' is already being included"),
     "include_latin1.md": (4, "include snippets/fixture/latin1.py is not utf-8 text"),
+    "quoted_include.md": (4, "an include (--8<--) in a blockquote is not expanded"),
+    "quoted_cut_off.md": (3, "code fence ``` opened here is cut off at line 5, which does not start with the "
+                             "fence's prefix '> '"),
 }
 
 

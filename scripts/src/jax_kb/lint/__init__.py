@@ -1,7 +1,8 @@
 """Safety and correctness lint of the Markdown pages: raw HTML, attribute lists and abbreviations
 outside the allowlist (scripts/src/jax_kb/lint/allowlist.py), unsafe or plain http:// URLs, markup in front
 matter, images without alt text, fences with an unknown language or option, ids of the theme's,
-Trojan Source, and files in docs/ that are neither pages nor images."""
+Trojan Source, error messages in text blocks that nothing checks, and files in docs/ that are
+neither pages nor images."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -17,6 +18,7 @@ from jax_kb.lint.images import image_problems
 from jax_kb.lint.prose import prose
 from jax_kb.lint.raw_html import raw_html_problems
 from jax_kb.lint.trojan_source import trojan_source_problems
+from jax_kb.lint.unchecked_errors import unchecked_error_problems
 from jax_kb.lint.urls import url_problems
 
 
@@ -24,7 +26,8 @@ def lint_page(page: Page) -> list[InputError]:
     text = prose(page)
     problems = (raw_html_problems(page, text) + attr_list_problems(page, text) + abbreviation_problems(page, text)
                 + url_problems(page, text) + image_problems(page, text) + fence_problems(page)
-                + front_matter_problems(page) + heading_id_problems(page) + trojan_source_problems(page))
+                + front_matter_problems(page) + heading_id_problems(page) + trojan_source_problems(page)
+                + unchecked_error_problems(page))
     return sorted(problems, key=lambda p: p.line or 0)
 
 

@@ -31,13 +31,13 @@ def _quoted(value: str) -> str:
 
 def _header(opener: str, fence: Fence, extra_class: str, title: str, data: dict[str, str]) -> str:
     """The fence's opening line with the label added; its own id, classes and options kept."""
-    marker = re.match(r"[ \t]*(`{3,}|~{3,})", opener)[1]
+    marker = re.match(r"[ \t>]*(`{3,}|~{3,})", opener)[1]
     parts = [f".{fence.lang}"] + [f".{c}" for c in fence.classes] + [f".{extra_class}"]
     if fence.attrs.get("title"):
         title = f"{title} · {fence.attrs['title']}"
     attrs = {**fence.attrs, **data, "title": title}
     parts += [f"{key}={_quoted(value)}" for key, value in attrs.items()]
-    return f"{fence.indent}{marker}{{{' '.join(parts)}}}"
+    return f"{fence.prefix}{marker}{{{' '.join(parts)}}}"
 
 
 def _sections(lines: list[str], fences: list[Fence]) -> list[str | None]:
@@ -66,6 +66,8 @@ def labelled(markdown: str, lang: str) -> str:
     section = _sections(lines, fences)
     wrong_seen: set[str] = set()
     for fence in fences:
+        if fence.dropped or fence.hidden:
+            continue  # the site shows it as text: a label would change that text
         opener = lines[fence.line]
         where = section[fence.line]
         raises = fence.attrs.get("raises") if _is_python(fence) and fence.braced else None

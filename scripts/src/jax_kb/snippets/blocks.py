@@ -5,6 +5,8 @@ import hashlib
 import math
 from dataclasses import dataclass
 
+from pymdownx.snippets import SnippetPreprocessor
+
 from jax_kb.markdown import Fence, InputError, Page
 from jax_kb.snippets.code_tokens import code_tokens
 from jax_kb.snippets.sessions import is_session, read_session
@@ -76,19 +78,28 @@ def _positive_number(value: str, name: str, path: str, line: int, limit: float =
 
 
 def _readable_options(fence: Fence, path: str) -> None:
-    """The options as the site reads them: unreadable or bare non-highlight ones drop the fence there."""
-    if "?" in fence.attrs:
-        raise InputError(path, fence.line, f"fence options {fence.info.strip()!r} cannot be read, so the site "
-                         "drops the block: write them inside braces, as in ```{.python .no-run}")
-    if not fence.braced and set(fence.attrs) - HIGHLIGHT_ATTRS:
-        raise InputError(path, fence.line, f"fence options {fence.info.strip()!r} must go inside braces, "
-                         f"as in ```{{.python raises=\"ValueError\"}}: without them the site drops the block")
+    """The options as the site reads them: options SuperFences refuses drop the fence there."""
+    if fence.dropped:
+        raise InputError(path, fence.line, fence.dropped)
     if fence.repeated:
         raise InputError(path, fence.line, f"fence option {fence.repeated[0]!r} is given twice: keep one")
 
 
+def _unexpanded_include(fence: Fence, path: str) -> None:
+    """pymdownx.snippets expands only markers at the start of a line: behind a blockquote's '>'
+    the site shows `--8<--` as written, which no run can make sense of."""
+    if ">" not in fence.prefix:
+        return
+    for line in fence.body:
+        marker = SnippetPreprocessor.RE_ALL_SNIPPETS.match(line.text)
+        if marker and not marker["escape"]:
+            raise InputError(path, line.page_line, "an include (--8<--) in a blockquote is not expanded: the site "
+                             "shows the marker as written; put the fence outside the blockquote")
+
+
 def _python_block(fence: Fence, index: int, path: str) -> Block:
     _readable_options(fence, path)
+    _unexpanded_include(fence, path)
     unknown = sorted(set(fence.classes) - PYTHON_CLASSES) + sorted(set(fence.attrs) - PYTHON_ATTRS)
     if unknown:
         raise InputError(path, fence.line, f"unknown fence option {unknown[0]!r}: Python blocks take "

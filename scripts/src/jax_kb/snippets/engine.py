@@ -24,6 +24,7 @@ class BlockResult:
     duration_s: float = 0.0
     error: dict | None = None  # {"type", "message", "line"}
     stdout: str = ""
+    output: str | None = None  # what the block shows (verdict.shown_output); None when not run in this run
 
 
 @dataclass
@@ -146,7 +147,8 @@ def page_results(item: LoadedPage, job: Job, plan: Plan, device: str, executed: 
             result.stdout, result.duration_s = fact["stdout"], fact["duration_s"]
             expectation = {"raises": block.raises, "rtol": block.rtol,
                            "expected": block.expected if check_outputs else None}
-            error = decide(expectation, fact, memory_note)["error"]
+            verdict = decide(expectation, fact, memory_note)
+            error, result.output = verdict["error"], verdict["output"]
         else:
             result.status, result.reason = "skipped", "not run: the page stopped before this block"
         if error is not None:

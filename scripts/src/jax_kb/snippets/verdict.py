@@ -1,7 +1,7 @@
 """The verdict on one block, decided in the engine's process from the facts its page process reported."""
 from __future__ import annotations
 
-from jax_kb.snippets.output_check import first_difference, outputs_match
+from jax_kb.snippets.output_check import mismatch, outputs_match
 
 
 def _display_name(qualname: str) -> str:
@@ -28,8 +28,30 @@ def error_of(exception: dict, kind: str | None = None, message: str | None = Non
             "message": exception["message"] if message is None else message, "frames": exception["frames"]}
 
 
+def exception_line(exception: dict) -> str:
+    """The last line of the exception's traceback, as Python prints it: `ValueError: bad value`."""
+    name = _display_name(exception["qualnames"][0])
+    return f"{name}: {exception['message']}" if exception["message"] else name
+
+
+def shown_output(fact: dict, raises: str | None) -> str:
+    """What the block shows its reader: what it printed and, for a raises= block that raised, the
+    last line of the exception's traceback after it."""
+    stdout, exc = fact["stdout"], fact["exception"]
+    if not raises or exc is None:
+        return stdout
+    return stdout + ("\n" if stdout and not stdout.endswith("\n") else "") + exception_line(exc) + "\n"
+
+
 def decide(block: dict, fact: dict, memory_note: str = "") -> dict:
-    """{"status", "error"} for the block (as the engine sent it) from its "end" fact."""
+    """{"status", "error", "output"} for the block (its expectation: raises, expected, rtol) from its
+    "end" fact; "output" is what the block shows (shown_output)."""
+    output = shown_output(fact, block["raises"])
+    verdict = _verdict(block, fact, output, memory_note)
+    return {**verdict, "output": output}
+
+
+def _verdict(block: dict, fact: dict, output: str, memory_note: str) -> dict:
     exc = fact["exception"]
     if fact["output_limit"]:
         return {"status": "failed", "error": error_of(exc, "OutputLimitExceeded")}
@@ -49,7 +71,7 @@ def decide(block: dict, fact: dict, memory_note: str = "") -> dict:
                                                   f"{error['type']}: {error['message']}"}}
     elif exc is not None:
         return {"status": "failed", "error": error_of(exc)}
-    if block["expected"] is not None and not outputs_match(block["expected"], fact["stdout"], block["rtol"]):
+    if block["expected"] is not None and not outputs_match(block["expected"], output, block["rtol"]):
         return {"status": "failed", "error": {"type": "OutputMismatch", "frames": [], "at_output": True,
-                                              "message": first_difference(block["expected"], fact["stdout"], block["rtol"])}}
+                                              "message": mismatch(block["expected"], output, block["rtol"])}}
     return {"status": "passed", "error": None}

@@ -100,11 +100,8 @@ def render_report(report: dict) -> str:
 def describe_failure(r: BlockResult) -> str:
     """What a reader of the failure needs: where, the block, and what went wrong."""
     parts = [f"{r.page.path}:{r.block.line}: block failed", _indent(r.block.fence.code.rstrip())]  # as shown
-    if r.error and r.error["type"] == "OutputMismatch":
-        parts += [r.error["message"], "expected output:", _indent(r.block.expected.rstrip()),
-                  "actual output:", _indent(r.stdout.rstrip() or "(nothing)")]
-    elif r.error:
-        if r.stdout:
+    if r.error:
+        if r.stdout and r.error["type"] != "OutputMismatch":  # a mismatch's message shows both outputs
             parts += ["printed before the error (last lines):", _indent(_tail(r.stdout.rstrip()))]
         parts.append(r.error["message"])
     return "\n".join(parts)

@@ -1,4 +1,4 @@
-"""Rewrites `.output` blocks from a real run; every other byte of the file stays as it was."""
+"""Rewrites the `.output` blocks that a real run no longer matches; every other byte of the file stays as it was."""
 from __future__ import annotations
 
 import re
@@ -6,10 +6,11 @@ import re
 from jax_kb.atomic_write import write_atomic
 from jax_kb.markdown import InputError
 from jax_kb.snippets.engine import BlockResult
+from jax_kb.snippets.output_check import outputs_match
 
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
 _PRINTED_BREAK = re.compile(r"\r\n|\r|\n")  # a printed "\r" (a progress line) is a line break too
-_MARKER = re.compile(r"^\s*(`{3,}|~{3,})")
+_MARKER = re.compile(r"^[ \t>]*(`{3,}|~{3,})")
 
 
 def _fence_lines(opening: str, closing: str, printed: str) -> tuple[str, str]:
@@ -28,21 +29,34 @@ def _newline(line: str) -> str:
     return line[len(line.rstrip("\r\n")):] or "\n"
 
 
+def _shown(r: BlockResult) -> str | None:
+    """What the block showed in this run; a result reused from a report keeps its stdout, but not
+    the exception that a raises= block shows after it."""
+    if r.output is not None:
+        return r.output
+    return None if r.block.raises else r.stdout
+
+
 def rewrite(text: str, results: list[BlockResult]) -> str:
-    """The page text with each ran block's `.output` body replaced by what it printed."""
+    """The page text with each ran block's `.output` body replaced by what it showed: what it printed
+    and, for a raises= block, the exception's last traceback line. An output that still matches is
+    left as written, with its `...` and its rounding."""
     lines = _LINE.findall(text)
     edits = []
     for r in results:
-        fence = r.block.output
-        if fence is None or r.status != "passed":
+        fence, shown = r.block.output, _shown(r)
+        if fence is None or r.status != "passed" or shown is None:
+            continue
+        if outputs_match(r.block.expected, shown, r.block.rtol):
             continue
         if fence.from_include:
             raise InputError(r.page.path, fence.line, "this .output block comes from an include: edit it there")
         newline = _newline(lines[fence.line - 1])
-        printed = _PRINTED_BREAK.split(r.stdout.rstrip("\r\n"))
-        body = [fence.indent + line + newline if line else newline for line in printed]
-        opening, closing = _fence_lines(lines[fence.line - 1], lines[fence.end_line - 1], r.stdout)
-        edits.append((fence.line - 1, fence.end_line, [opening, *(body if r.stdout.strip() else []), closing]))
+        printed = _PRINTED_BREAK.split(shown.rstrip("\r\n"))
+        # An empty line keeps the container's blockquote markers: a bare one would end the blockquote.
+        body = [fence.prefix + line + newline if line else fence.prefix.rstrip() + newline for line in printed]
+        opening, closing = _fence_lines(lines[fence.line - 1], lines[fence.end_line - 1], shown)
+        edits.append((fence.line - 1, fence.end_line, [opening, *(body if shown.strip() else []), closing]))
     for start, end, body in sorted(edits, reverse=True):
         lines[start:end] = body
     return "".join(lines)
