@@ -183,12 +183,24 @@ def test_a_zygote_that_dies_fails_its_running_page_and_a_new_one_runs_the_rest(b
     hang = page(tmp_path, "a_hang", "import time\ntime.sleep(20)")
     rest = [page(tmp_path, f"b_rest{n}", ("print('ok')", "ok")) for n in range(2)]
 
+    def children(pid: int) -> list[int]:
+        try:
+            return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+        except OSError:
+            return []
+
     def kill_zygote_when_the_page_runs():
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and not any(
-                Path(f"/proc/{z}/task/{z}/children").read_text().strip() for z in zygotes()):
-            time.sleep(0.05)  # until the zygote runs its first page (the device probe, then the hang)
-        time.sleep(3)
+        seen: dict[int, float] = {}  # the page processes (the zygote's grandchildren), when first seen
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            now = time.monotonic()
+            for zygote in zygotes():
+                for keeper in children(zygote):
+                    for page_process in children(keeper):
+                        seen.setdefault(page_process, now)
+            if any(now - first > 2 for first in seen.values()):  # the hang (the probe and the rest are quick)
+                break
+            time.sleep(0.05)
         for pid in zygotes():
             os.kill(pid, signal.SIGKILL)
 
