@@ -149,8 +149,8 @@ def test_shards_with_reuse_read_only_changed_files_and_merge_into_the_unsharded_
 
 
 def test_a_run_left_with_nothing_to_run_does_not_start_jax(monkeypatch):
-    from jax_kb.snippets.engine import Engine
+    from jax_kb.snippets import Engine, RunOptions
     from jax_kb.snippets.sandbox.pool import Pool
 
     monkeypatch.setattr(Pool, "_start", lambda self: pytest.fail("the zygote was started for no page"))
-    assert list(Engine(jobs=1).run([])) == []
+    assert list(Engine(RunOptions(jobs=1)).run([])) == []

@@ -41,3 +41,22 @@ def first_difference(expected: str, actual: str, rtol: float) -> str:
     if len(exp_lines) != len(act_lines):
         return f"expected {len(exp_lines)} lines of output, got {len(act_lines)}"
     return "outputs differ"
+
+
+def ellipsis_match(expected: str, actual: str) -> bool:
+    """doctest's ELLIPSIS: each `...` of the expected output matches any text (an empty one too),
+    after white space is folded as everywhere here."""
+    pieces = " ".join(expected.split()).split("...")
+    text = " ".join(actual.split())
+    if len(pieces) == 1:
+        return pieces[0] == text
+    first, last = pieces[0], pieces[-1]
+    if not (text.startswith(first.rstrip()) and text.endswith(last.lstrip())):
+        return False
+    position, end = len(first.rstrip()), len(text) - len(last.lstrip())
+    for piece in (p.strip() for p in pieces[1:-1]):
+        found = text.find(piece, position, end)
+        if found < 0:
+            return False
+        position = found + len(piece)
+    return position <= end

@@ -3,7 +3,9 @@ expected output, the way the interpreter ran them: each `>>>` statement in turn,
 expression echoed with its repr, everything else on the page being what was printed.
 
 The code keeps one line per page line (output lines become blank), so a traceback still points at
-the page line of the statement that failed.
+the page line of the statement that failed. Each statement is also told apart (`statements`): the
+engine runs them one by one and compares each one's output with what the session shows under it,
+as doctest does, under doctest's flags (doctest_flags.py).
 """
 from __future__ import annotations
 
@@ -11,9 +13,11 @@ import ast
 import re
 from dataclasses import dataclass
 
+from jax_kb.snippets.doctest_flags import directive_flags
+
 PROMPT = re.compile(r"^(?:>>>|\.\.\.)(?: |$)")
 TRACEBACK = "Traceback (most recent call last):"
-SKIP = re.compile(r"#\s*doctest:.*\+SKIP")  # the author's word that a statement is not to be run
+BLANKLINE = "<BLANKLINE>"
 EXCEPTION_LINE = re.compile(r"^(?P<name>[A-Za-z_][\w.]*)(?::|$)")
 # The interpreter prints the repr of an expression's value unless it is None; the expression goes
 # in its own parentheses, so that `a, b` stays one tuple.
@@ -21,10 +25,21 @@ ECHO = "(lambda __value: None if __value is None else print(repr(__value)))(("
 
 
 @dataclass(frozen=True)
+class Statement:
+    first: int  # 0-based line of its `>>>` line in the block
+    code: str  # the block's code with only this statement's lines, so that line numbers stay the block's
+    expected: str  # what it shows as printed ("" when nothing)
+    raises: str | None  # the exception class its traceback shows
+    exception: str | None  # that traceback's last part, "ValueError: message", as shown
+    flags: frozenset[str]
+
+
+@dataclass(frozen=True)
 class Session:
     code: str
     expected: str | None  # what the session shows as printed; None when it shows nothing
     raises: str | None  # the exception its last statement shows, from its traceback
+    statements: tuple[Statement, ...] = ()
 
 
 def is_session(code: str) -> bool:
@@ -62,23 +77,44 @@ def _echoed(code_lines: list[str], numbers: list[int]) -> None:
     code_lines[first] = start[:node.col_offset] + ECHO + start[node.col_offset:]
 
 
-def read_session(code: str) -> Session:
+def _traceback(output: list[str]) -> tuple[str | None, str | None]:
+    """(class, "Class: message") of a traceback an output shows, as doctest reads it: the exception
+    starts at the first unindented line after the header (the stack lines between are ignored)."""
+    if not output or output[0].strip() != TRACEBACK:
+        return None, None
+    start = next((i for i in range(1, len(output)) if re.match(r"\w", output[i])), None)
+    if start is None:
+        return None, None
+    match = EXCEPTION_LINE.match(output[start])
+    return (match["name"] if match else None), "\n".join(output[start:]).strip()
+
+
+def read_session(code: str, flags: frozenset[str] = frozenset()) -> Session:
+    """The session under the project's doctest flags; a statement's own `# doctest:` directive adds
+    to them (an unknown flag is a ValueError)."""
     lines = [line.rstrip() for line in code.splitlines()]
     indent = min((len(l) - len(l.lstrip()) for l in lines if l.strip().startswith(">>>")), default=0)
     lines = [l[indent:] if l[:indent].strip() == "" else l.lstrip() for l in lines]
-    statements = [(numbers, output) for numbers, output in _statements(lines)
-                  if not any(SKIP.search(lines[n]) for n in numbers)]
+    statements = []
+    for numbers, output in _statements(lines):
+        own = directive_flags(lines[numbers[0]], flags)
+        if "SKIP" not in own:
+            statements.append((numbers, output, own))
     code_lines = ["" for _ in lines]
-    for numbers, _ in statements:
+    told = []
+    for numbers, output, own in statements:
+        mine = ["" for _ in lines]
         for n in numbers:
-            code_lines[n] = PROMPT.sub("", lines[n], count=1)
-        _echoed(code_lines, numbers)
-    raises = None
-    if statements and statements[-1][1] and statements[-1][1][0].strip() == TRACEBACK:
-        last_line = next((l for l in reversed(statements[-1][1]) if l.strip()), "")
-        if match := EXCEPTION_LINE.match(last_line.strip()):
-            raises = match["name"]
-            statements[-1] = (statements[-1][0], [])
-    printed = [line for _, output in statements for line in output]
-    expected = "\n".join(printed) + "\n" if any(line.strip() for line in printed) else None
-    return Session("\n".join(code_lines) + "\n", expected, raises)
+            mine[n] = PROMPT.sub("", lines[n], count=1)
+        _echoed(mine, numbers)
+        for n in numbers:
+            code_lines[n] = mine[n]
+        raises, exception = _traceback(output)
+        printed = [] if exception is not None else output
+        if "DONT_ACCEPT_BLANKLINE" not in own:
+            printed = ["" if line.strip() == BLANKLINE else line for line in printed]
+        expected = "\n".join(printed) + "\n" if any(line.strip() for line in printed) else ""
+        told.append(Statement(numbers[0], "\n".join(mine) + "\n", expected, raises, exception, own))
+    raises = told[-1].raises if told else None
+    printed = [s.expected for s in told if s.expected]
+    return Session("\n".join(code_lines) + "\n", "".join(printed) or None, raises, tuple(told))

@@ -5,7 +5,7 @@ import re
 
 from jax_kb.atomic_write import write_atomic
 from jax_kb.markdown import InputError
-from jax_kb.snippets.engine import BlockResult
+from jax_kb.snippets.results import BlockResult, Status
 
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
 _PRINTED_BREAK = re.compile(r"\r\n|\r|\n")  # a printed "\r" (a progress line) is a line break too
@@ -34,7 +34,7 @@ def rewrite(text: str, results: list[BlockResult]) -> str:
     edits = []
     for r in results:
         fence = r.block.output
-        if fence is None or r.status != "passed":
+        if fence is None or r.status != Status.PASSED:
             continue
         if fence.from_include:
             raise InputError(r.page.path, fence.line, "this .output block comes from an include: edit it there")
