@@ -26,6 +26,7 @@ METADATA = re.compile(r"(?<![\w:.-])(?P<key>[A-Za-z_][\w:.-]*)(?:=|\s|$)")
 class Dialect:
     languages: frozenset[str] = frozenset(PYTHON_LANGUAGES)  # run as Python code (sessions aside)
     display_classes: frozenset[str] = frozenset(MATERIAL_CLASSES)  # accepted, and change nothing
+    extra_attrs: frozenset[str] = frozenset()  # accepted too: named by the settings' skip_fences
     site: bool = True  # superfences renders the pages
     custom_fences: tuple[tuple[str, str], ...] = ()  # (name, "markdown-exec" or its formatter)
 
@@ -46,10 +47,10 @@ class Dialect:
     def accepted_attrs(self, fence: Fence) -> set[str]:
         """Attributes beside ours that a fence may carry."""
         if self.executes(fence):
-            return set(EXEC_OPTIONS)
+            return set(EXEC_OPTIONS) | self.extra_attrs
         if not self.options_are_ours(fence):
             return set(fence.attrs)  # the renderer's or the notebook's: not ours to judge
-        return set()
+        return set(self.extra_attrs)
 
 
 def metadata(fence: Fence) -> dict[str, object]:

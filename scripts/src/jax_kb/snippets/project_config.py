@@ -117,7 +117,9 @@ def _from_pyproject(path: Path) -> dict | None:
     except UnicodeDecodeError as exc:
         raise InputError(path, None, f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     except tomllib.TOMLDecodeError as exc:
-        raise InputError(path, getattr(exc, "lineno", None), f"not valid TOML: {exc}") from None
+        where = re.search(r"\(at line (\d+), column \d+\)", str(exc))
+        raise InputError(path, int(where[1]) if where else None,
+                         f"not valid TOML: {str(exc)[:where.start()].strip() if where else exc}") from None
     tool = data.get("tool")
     return tool.get(TOOL) if isinstance(tool, dict) else None
 

@@ -62,11 +62,13 @@ class SnippetSession:
         self.error: str | None = None
 
     def collects(self, path: Path) -> bool:
+        """A page of the docs folder or under a path given, less what the project excludes, unless
+        the path given is itself excluded (asked for by name)."""
         path = path.resolve()
-        if path in self.named:
+        named = [p for p in self.named if path.is_relative_to(p)]
+        if any(self.project.excluded(p) for p in named):
             return True
-        under_named = any(path.is_relative_to(p) for p in self.named)
-        return (under_named or path.is_relative_to(self.site.docs_dir.resolve())) and not self.project.excluded(path)
+        return bool(named or path.is_relative_to(self.site.docs_dir.resolve())) and not self.project.excluded(path)
 
     def result(self, path: str, index: int) -> BlockResult:
         if self.error:

@@ -15,8 +15,12 @@ from jax_kb.snippets.sessions import read_session
 
 
 def dialect_of(site: SiteConfig, settings: PageSettings) -> Dialect:
-    return Dialect(frozenset(settings.languages), frozenset(settings.display_classes), site.config_file is not None,
-                   tuple(site.custom_fences.items()))
+    """The fences of the project's pages; the classes and attributes its skip_fences name are accepted."""
+    classes = {s[1:] for s in settings.skip_fences if s.startswith(".")}
+    attrs = {s.split("=", 1)[0] for s in settings.skip_fences if "=" in s}
+    return Dialect(languages=frozenset(settings.languages), display_classes=frozenset(settings.display_classes) | classes,
+                   extra_attrs=frozenset(attrs), site=site.config_file is not None,
+                   custom_fences=tuple(site.custom_fences.items()))
 
 
 def selector_matches(selector: str, block: Block, words: dict) -> bool:

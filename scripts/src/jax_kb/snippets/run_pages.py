@@ -78,11 +78,12 @@ def _paths(named: list[Path], site: SiteConfig) -> tuple[list[Path], list[InputE
 
 
 def files_to_read(paths: list[Path], project: ProjectConfig) -> list[Path]:
-    """The Markdown files of the paths: a file named is read, a folder's files unless the project excludes them."""
+    """The Markdown files of the paths: what the project excludes is left out of a folder, unless the
+    path given is itself excluded (asked for by name)."""
     files = []
     for path in paths:
         found = markdown_files([path])
-        files.extend(found if not path.is_dir() else [f for f in found if not project.excluded(f)])
+        files.extend(found if project.excluded(path) else [f for f in found if not project.excluded(f)])
     return files
 
 
