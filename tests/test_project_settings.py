@@ -162,3 +162,10 @@ def test_a_run_that_finds_no_python_block_says_so_and_exits_5(tmp_path):
     (tmp_path / "docs" / "prose.md").write_text("# Only prose\n\n```bash\nls\n```\n")
     done = snippets(tmp_path, "docs")
     assert done.returncode == 5 and "no Python block found in docs" in done.stderr
+
+
+def test_a_jupytext_markdown_notebook_reads_ipython_syntax_in_its_cells(configured):
+    report = configured[1]
+    assert block(report, "jupytext.md", 11)["stdout"] == "3.0\n"
+    unsupported = block(report, "jupytext.md", 17)
+    assert (unsupported["status"], unsupported["skip"]) == ("skipped", "unsupported")

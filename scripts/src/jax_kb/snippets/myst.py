@@ -1,6 +1,10 @@
-"""MyST notebooks (a page whose front matter says jupytext's myst format, or file_format: mystnb):
-MyST-NB runs their {code-cell} cells, in page order, in one kernel, and only those. So does the
-engine; the page's other Python fences are shown, not run, as MyST-NB shows them."""
+"""Notebooks kept as Markdown text.
+
+MyST notebooks (front matter with jupytext's myst format, or file_format: mystnb): MyST-NB runs
+their {code-cell} cells, in page order, in one kernel, and only those. So does the engine; the
+page's other Python fences are shown, not run, as MyST-NB shows them.
+jupytext's markdown format: the Python fences are the notebook's code cells, IPython syntax and all.
+"""
 from __future__ import annotations
 
 import re
@@ -22,12 +26,23 @@ DISPLAY_FENCE = "a display fence of a MyST notebook: MyST-NB runs only the page'
 def kernel_language(page: Page) -> str | None:
     """The language of a MyST notebook's kernel; None when the page is no MyST notebook."""
     meta = page.meta if isinstance(page.meta, dict) else {}
-    jupytext = meta.get("jupytext") if isinstance(meta.get("jupytext"), dict) else {}
-    representation = jupytext.get("text_representation") if isinstance(jupytext.get("text_representation"), dict) else {}
-    if meta.get("file_format") != "mystnb" and representation.get("format_name") != "myst":
+    if meta.get("file_format") != "mystnb" and _representation(meta) != "myst":
         return None
     kernel = meta.get("kernelspec") if isinstance(meta.get("kernelspec"), dict) else {}
     return str(kernel.get("language") or kernel.get("name") or "python").lower()
+
+
+def _representation(meta: dict) -> str:
+    jupytext = meta.get("jupytext")
+    if not isinstance(jupytext, dict) and isinstance(meta.get("jupyter"), dict):
+        jupytext = meta["jupyter"].get("jupytext")  # the markdown format nests it under jupyter:
+    representation = jupytext.get("text_representation") if isinstance(jupytext, dict) else None
+    return str(representation.get("format_name", "")) if isinstance(representation, dict) else ""
+
+
+def is_markdown_notebook(page: Page) -> bool:
+    """A jupytext notebook in its markdown format: its Python fences are code cells."""
+    return isinstance(page.meta, dict) and _representation(page.meta) in ("markdown", "md")
 
 
 def _cell_options(fence: Fence, path: str) -> tuple[dict, int]:

@@ -8,7 +8,8 @@ from jax_kb.markdown import InputError, Page, SiteConfig
 from jax_kb.snippets.blocks import Block, page_blocks
 from jax_kb.snippets.dialect import Dialect, metadata
 from jax_kb.snippets.markers import refused_word, sybil_skips
-from jax_kb.snippets.myst import kernel_language, notebook_blocks
+from jax_kb.snippets.ipython_syntax import plain_python
+from jax_kb.snippets.myst import is_markdown_notebook, kernel_language, notebook_blocks
 from jax_kb.snippets.project_config import PageSettings
 from jax_kb.snippets.results import Skip
 from jax_kb.snippets.sessions import read_session
@@ -53,6 +54,7 @@ def read_blocks(page: Page, site: SiteConfig, settings: PageSettings) -> tuple[B
     kernel = kernel_language(page)
     blocks = notebook_blocks(page, dialect, kernel) if kernel else page_blocks(page, dialect)
     sybil = sybil_skips(page, blocks)
+    cells = is_markdown_notebook(page)
     out: list[Block] = []
     previous = ""
     for block in blocks:
@@ -72,7 +74,12 @@ def read_blocks(page: Page, site: SiteConfig, settings: PageSettings) -> tuple[B
             changes["doctest_flags"] = settings.doctest_flags
         if "raises-exception" in tags:
             changes["allow_error"] = True
-        if block.skip is None and not block.shown_only:
+        if cells and not block.session:  # a code cell: the kernel reads IPython's syntax
+            lines, unsupported = plain_python(block.fence.body)
+            changes["fence"] = replace(block.fence, body=lines)
+            if unsupported:
+                changes.update(skip=Skip.UNSUPPORTED, skip_reason=unsupported)
+        if block.skip is None and not block.shown_only and "skip" not in changes:
             if block.index in sybil:
                 changes.update(skip=Skip.MARKER, skip_reason=sybil[block.index])
             elif "notest" in words or "notest" in block.fence.classes:
