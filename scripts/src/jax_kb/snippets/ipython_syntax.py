@@ -11,7 +11,7 @@ from jax_kb.markdown import SourceLine
 TIMED = re.compile(r"^(?P<indent>\s*)%(?:timeit|time)(?:\s+-[a-z](?:\s*\d+)?)*\s+(?P<code>.*)$")
 CELL_TIMED = re.compile(r"^%%(?:timeit|time|capture)\b.*$")
 DISPLAY_ONLY = re.compile(r"^\s*%(?:matplotlib|xmode|config|load_ext|reload_ext|autoreload|precision)\b")
-IPYTHON_ONLY = re.compile(r"^\s*(?:!|%|\S+\s*=\s*!)|^\s*[\w.]+\?\??\s*$")
+IPYTHON_ONLY = re.compile(r"^\s*(?:!|%|[A-Za-z_][\w.]*\s*=\s*[!%])|^\s*[\w.]+\?\??\s*$")
 
 
 def plain_python(lines: list[SourceLine]) -> tuple[list[SourceLine], str]:

@@ -48,14 +48,19 @@ def is_session(code: str) -> bool:
 
 
 def _statements(lines: list[str]) -> list[tuple[list[int], list[str]]]:
-    """(code line numbers, output lines) of each `>>>` statement, 0-based."""
+    """(code line numbers, output lines) of each `>>>` statement, 0-based. As in doctest, a blank
+    line ends a statement's output: what follows it up to the next `>>>` is prose."""
     statements: list[tuple[list[int], list[str]]] = []
+    ended = False
     for number, line in enumerate(lines):
         if line.startswith(">>>"):
             statements.append(([number], []))
-        elif PROMPT.match(line) and statements and not statements[-1][1]:
+            ended = False
+        elif PROMPT.match(line) and statements and not statements[-1][1] and not ended:
             statements[-1][0].append(number)
-        elif statements:
+        elif not line.strip():
+            ended = bool(statements)
+        elif statements and not ended:
             statements[-1][1].append(line)
     return statements
 
