@@ -95,10 +95,12 @@ def test_a_conditional_sybil_skip_is_refused_with_a_sentence_and_the_rest_runs(c
 
 
 def test_a_session_under_doctest_flags(configured):
-    """ELLIPSIS from the settings, <BLANKLINE>, an expected traceback with its message, directives."""
+    """ELLIPSIS from the settings, <BLANKLINE>, an expected traceback with its message, values echoed
+    in a loop, a directive on a continuation line, prose after a blank line, directives."""
     session = block(configured[1], "doctest.md", 3)
     assert session["status"] == "passed", session["error"]
-    assert block(configured[1], "doctest.md", 18)["status"] == "passed"
+    assert "0\n10\n" in session["stdout"]
+    assert block(configured[1], "doctest.md", 32)["status"] == "passed"
 
 
 def test_a_session_mismatch_names_the_statements_markdown_line(configured):

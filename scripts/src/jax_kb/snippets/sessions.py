@@ -65,21 +65,32 @@ def _statements(lines: list[str]) -> list[tuple[list[int], list[str]]]:
     return statements
 
 
+def _expressions(tree: ast.AST) -> list[ast.Expr]:
+    """The expression statements the interpreter echoes: at the top of the statement or in its
+    loops, conditions and with-blocks, never in a function or class body."""
+    found = []
+    for node in ast.iter_child_nodes(tree):
+        if isinstance(node, ast.Expr):
+            found.append(node)
+        elif not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda, ast.expr)):
+            found.extend(_expressions(node))
+    return found
+
+
 def _echoed(code_lines: list[str], numbers: list[int]) -> None:
-    """Wraps a statement that is one expression so that its value is echoed, on the same lines."""
+    """Wraps each expression the interpreter would echo so that its value is printed, on the same
+    lines (ast's columns count UTF-8 bytes)."""
     source = "\n".join(code_lines[n] for n in numbers)
     try:
         tree = ast.parse(source)
     except SyntaxError:
         return  # the run reports it at its line
-    if len(tree.body) != 1 or not isinstance(tree.body[0], ast.Expr):
-        return
-    node = tree.body[0]
-    first, last = numbers[node.lineno - 1], numbers[node.end_lineno - 1]
-    end = code_lines[last]
-    code_lines[last] = end[:node.end_col_offset] + "))" + end[node.end_col_offset:]
-    start = code_lines[first]
-    code_lines[first] = start[:node.col_offset] + ECHO + start[node.col_offset:]
+    for node in sorted(_expressions(tree), key=lambda n: (n.lineno, n.col_offset), reverse=True):
+        first, last = numbers[node.lineno - 1], numbers[node.end_lineno - 1]
+        end = code_lines[last].encode()
+        code_lines[last] = (end[:node.end_col_offset] + b"))" + end[node.end_col_offset:]).decode()
+        start = code_lines[first].encode()
+        code_lines[first] = (start[:node.col_offset] + ECHO.encode() + start[node.col_offset:]).decode()
 
 
 def _traceback(output: list[str]) -> tuple[str | None, str | None]:
@@ -102,7 +113,9 @@ def read_session(code: str, flags: frozenset[str] = frozenset()) -> Session:
     lines = [l[indent:] if l[:indent].strip() == "" else l.lstrip() for l in lines]
     statements = []
     for numbers, output in _statements(lines):
-        own = directive_flags(lines[numbers[0]], flags)
+        own = flags  # a directive may stand on any line of the statement, as in doctest
+        for n in numbers:
+            own = directive_flags(lines[n], own)
         if "SKIP" not in own:
             statements.append((numbers, output, own))
     code_lines = ["" for _ in lines]
