@@ -12,7 +12,7 @@ from jax_kb.markdown import SourceLine
 TIMED = re.compile(r"^(?P<indent>\s*)%(?:timeit|time)(?:\s+-[a-z](?:\s*\d+)?)*\s+(?P<code>.*)$")
 CELL_TIMED = re.compile(r"^%%(?:timeit|time|capture)\b.*$")
 DISPLAY_ONLY = re.compile(r"^\s*%(?:matplotlib|xmode|config|load_ext|reload_ext|autoreload|precision)\b")
-SHELL = re.compile(r"^(?P<indent>\s*)!(?P<command>[^$={}]+)$")
+SHELL = re.compile(r"^(?P<indent>\s*)!(?P<command>[^${}]+)$")
 INSTALLS = re.compile(r"^\s*(?:!|%)\s*(?:pip|pip3|conda|mamba|uv|apt|apt-get)\b")
 IPYTHON_ONLY = re.compile(r"^\s*(?:!|%|[A-Za-z_][\w.]*\s*=\s*[!%])|^\s*[\w.]+\?\??\s*$")
 
