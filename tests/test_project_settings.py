@@ -179,3 +179,15 @@ def test_a_notebooks_shell_command_runs_and_an_install_is_refused_with_a_sentenc
     assert block(report, "jupytext.md", 17)["status"] == "passed"
     install = block(report, "jupytext.md", 21)
     assert install["skip"] == "unsupported" and "installs packages" in install["reason"]
+
+
+def test_failing_setup_code_fails_the_first_block_naming_the_settings_line(tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[tool.jax-kb]\nsetup = """\nimport math\nraise KeyError("setup")\n"""\n')
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "a.md").write_text("```python\nprint(1)\n```\n\n```python\nprint(2)\n```\n")
+    done = snippets(tmp_path, "--json", "r.json")
+    first, second = json.loads((tmp_path / "r.json").read_text())["blocks"]
+    assert done.returncode == 1 and first["error"]["type"] == "KeyError"
+    assert "the project's setup code failed" in first["error"]["message"]
+    assert 'pyproject.toml", line 4' in first["error"]["message"]  # the line of the raise in the settings
+    assert second["skip"] == "after_failure"

@@ -199,6 +199,8 @@ def judge_job(plan: JobPlan, job: Job, stop: bool, check_outputs: bool, memory_n
             reached.add(block.index)
         elif fact is not None:
             error = _unit_error(unit, fact, check_outputs, memory_note)
+        if error is not None and unit.block is None:
+            error = {**error, "message": f"the project's setup code failed: {error['message']}"}
         if error is not None:
             errors[block.index] = (_frames(error, plan), unit.statement.first if unit.statement and
                                    error["type"] == "OutputMismatch" else None)
