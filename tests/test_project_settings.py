@@ -170,14 +170,14 @@ def test_a_run_that_finds_no_python_block_says_so_and_exits_5(tmp_path):
 def test_a_jupytext_markdown_notebook_reads_ipython_syntax_in_its_cells(configured):
     report = configured[1]
     assert block(report, "jupytext.md", 11)["stdout"] == "3.0\n"
-    unsupported = block(report, "jupytext.md", 21)
+    unsupported = block(report, "jupytext.md", 22)
     assert (unsupported["status"], unsupported["skip"]) == ("skipped", "unsupported")
 
 
 def test_a_notebooks_shell_command_runs_and_an_install_is_refused_with_a_sentence(configured):
     report = configured[1]
-    assert block(report, "jupytext.md", 17)["status"] == "passed"
-    install = block(report, "jupytext.md", 21)
+    assert block(report, "jupytext.md", 18)["status"] == "passed"
+    install = block(report, "jupytext.md", 22)
     assert install["skip"] == "unsupported" and "installs packages" in install["reason"]
 
 

@@ -1,5 +1,6 @@
 """A notebook cell's IPython syntax as plain Python, where the meaning survives: `%timeit f(x)` and
-`%time f(x)` run `f(x)` once, display settings (`%matplotlib`, `%xmode`, ...) do nothing here, and
+`%time f(x)` run `f(x)` once, display settings and panels (`%matplotlib`, `%xmode`, `%tensorboard`, ...)
+do nothing here, and
 `!cmd` runs the shell command as IPython does, its exit status ignored. What is left (installing
 packages into the environment the engine runs in, `$`-expansion, other magics) runs only in a
 notebook's kernel: the cell is then not run, and the reason says which line."""
@@ -11,7 +12,8 @@ from jax_kb.markdown import SourceLine
 
 TIMED = re.compile(r"^(?P<indent>\s*)%(?:timeit|time)(?:\s+-[a-z](?:\s*\d+)?)*\s+(?P<code>.*)$")
 CELL_TIMED = re.compile(r"^%%(?:timeit|time|capture)\b.*$")
-DISPLAY_ONLY = re.compile(r"^\s*%(?:matplotlib|xmode|config|load_ext|reload_ext|autoreload|precision)\b")
+# Settings of how the notebook shows things, and TensorBoard's panel: nothing to run outside a notebook.
+DISPLAY_ONLY = re.compile(r"^\s*%(?:matplotlib|xmode|config|load_ext|reload_ext|autoreload|precision|tensorboard)\b")
 SHELL = re.compile(r"^(?P<indent>\s*)!(?P<command>[^${}]+)$")
 INSTALLS = re.compile(r"^\s*(?:!|%)\s*(?:pip|pip3|conda|mamba|uv|apt|apt-get)\b")
 IPYTHON_ONLY = re.compile(r"^\s*(?:!|%|[A-Za-z_][\w.]*\s*=\s*[!%])|^\s*[\w.]+\?\??\s*$")
