@@ -191,3 +191,15 @@ def test_failing_setup_code_fails_the_first_block_naming_the_settings_line(tmp_p
     assert "the project's setup code failed" in first["error"]["message"]
     assert 'pyproject.toml", line 4' in first["error"]["message"]  # the line of the raise in the settings
     assert second["skip"] == "after_failure"
+
+
+def test_on_a_site_a_skip_attribute_outside_braces_is_still_the_site_dropping_the_fence(tmp_path):
+    (tmp_path / "mkdocs.yml").write_text("site_name: x\nmarkdown_extensions:\n  - attr_list\n  - pymdownx.superfences\n"
+                                         "extra:\n  jax-kb:\n    skip_fences: ['kind=\"network\"']\n")
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "braced.md").write_text('```{.python kind="network"}\nraise RuntimeError\n```\n')
+    (tmp_path / "docs" / "bare.md").write_text('```python kind="network"\nraise RuntimeError\n```\n')
+    done = snippets(tmp_path, "--json", "r.json")
+    report = json.loads((tmp_path / "r.json").read_text())
+    assert [b["skip"] for b in report["blocks"]] == ["config"]
+    assert "docs/bare.md:1: fence options 'python kind=\"network\"' must go inside braces" in done.stderr

@@ -93,7 +93,7 @@ def _readable_options(fence: Fence, path: str, dialect: Dialect) -> None:
     if "?" in fence.attrs:
         raise InputError(path, fence.line, f"fence options {fence.info.strip()!r} cannot be read, so the site "
                          "drops the block: write them inside braces, as in ```{.python .no-run}")
-    if not fence.braced and set(fence.attrs) - HIGHLIGHT_ATTRS - dialect.accepted_attrs(fence):
+    if not fence.braced and set(fence.attrs) - HIGHLIGHT_ATTRS - dialect.bare_attrs(fence):
         raise InputError(path, fence.line, f"fence options {fence.info.strip()!r} must go inside braces, "
                          f"as in ```{{.python raises=\"ValueError\"}}: without them the site drops the block")
     if fence.repeated:

@@ -44,13 +44,17 @@ class Dialect:
         kind = self.custom(fence)
         return self.site and not self.executes(fence) and (kind is None or kind == MARKDOWN_EXEC)
 
-    def accepted_attrs(self, fence: Fence) -> set[str]:
-        """Attributes beside ours that a fence may carry."""
+    def bare_attrs(self, fence: Fence) -> set[str]:
+        """Attributes beside the highlight ones that the site reads outside braces."""
         if self.executes(fence):
-            return set(EXEC_OPTIONS) | self.extra_attrs
+            return set(EXEC_OPTIONS)
         if not self.options_are_ours(fence):
             return set(fence.attrs)  # the renderer's or the notebook's: not ours to judge
-        return set(self.extra_attrs)
+        return set()
+
+    def accepted_attrs(self, fence: Fence) -> set[str]:
+        """Attributes beside ours that a fence may carry (in braces, or outside where bare_attrs allows)."""
+        return self.bare_attrs(fence) | self.extra_attrs
 
 
 def metadata(fence: Fence) -> dict[str, object]:
