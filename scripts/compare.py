@@ -27,7 +27,7 @@ class Difference:
 
 def _device_only(block: dict) -> bool:
     """Skipped because the block is marked for the other device kind."""
-    return block["status"] == "skipped" and block.get("reason", "").startswith("runs on ")
+    return block["status"] == "skipped" and block.get("skip") == "device"
 
 
 def compare(left: dict, right: dict, rtol: float = RTOL) -> list[Difference]:

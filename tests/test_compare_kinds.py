@@ -38,3 +38,15 @@ def test_gpu_kinds_become_distinct_report_names():
     assert slug("NVIDIA H100 80GB HBM3") == "nvidia-h100-80gb-hbm3"
     assert slug("NVIDIA A100-SXM4-40GB") == "nvidia-a100-sxm4-40gb"
     assert slug("NVIDIA H200") != slug("NVIDIA H100")
+
+
+def test_device_only_blocks_are_known_by_their_skip_field_not_their_wording(tmp_path):
+    import json
+
+    report = json.loads((FIXTURES / "cpu.json").read_text())
+    for block in report["blocks"]:
+        if block.get("skip") == "device":
+            block["reason"] = "reworded: only for GPUs"
+    (tmp_path / "cpu.json").write_text(json.dumps(report))
+    done = compare(tmp_path / "cpu.json", FIXTURES / "gpu.json")
+    assert "4 unexplained differences" in done.stdout and "1 explained" in done.stdout, done.stdout

@@ -168,8 +168,8 @@ def test_a_page_that_fakes_its_end_and_hangs_is_stopped_by_the_engines_clock(box
     results, _ = run([path, stopper, victim], jobs=2)
     assert time.monotonic() - start < 60
     liar, never = results["liar"]  # the page may misreport its own block; it cannot outlast its deadline
-    assert never.status == "failed" and never.error["type"] == "Timeout", never.error
-    assert "did not end within 2 s" in never.error["message"]
+    assert never.status == "failed" and never.error.type == "Timeout", never.error
+    assert "did not end within 2 s" in never.error.message
     assert results["stopper"][0].status == "passed", results["stopper"][0].error  # it stops nothing, not even itself
     assert results["victim"][0].status == "passed", results["victim"][0].error
 
@@ -209,7 +209,7 @@ def test_a_zygote_that_dies_fails_its_running_page_and_a_new_one_runs_the_rest(b
     results, _ = run([hang, *rest], jobs=1)
     killer.join()
     assert results["a_hang"][0].status == "failed"
-    assert results["a_hang"][0].error["type"] == "EngineHelperStopped", results["a_hang"][0].error
+    assert results["a_hang"][0].error.type == "EngineHelperStopped", results["a_hang"][0].error
     assert [results[f"b_rest{n}"][0].status for n in range(2)] == ["passed", "passed"]
 
 
@@ -242,8 +242,8 @@ def test_shared_memory_counts_against_the_memory_limit(boxed, tmp_path):
     victim = page(tmp_path, "victim", VICTIM)
     results, _ = run([path, victim], jobs=2, memory_limit=1 << 30)
     shm = results["shm"][0]
-    assert shm.status == "failed" and shm.error["type"] == "MemoryLimitExceeded", shm.error
-    assert "more than its memory limit of 1 GiB" in shm.error["message"]
+    assert shm.status == "failed" and shm.error.type == "MemoryLimitExceeded", shm.error
+    assert "more than its memory limit of 1 GiB" in shm.error.message
     assert results["victim"][0].status == "passed"
 
 
@@ -258,7 +258,7 @@ def test_files_in_dev_shm_and_tmp_are_bounded_and_gone_with_the_page(boxed, tmp_
     results, _ = run([path, after], jobs=1)
     fill = results["fill"][0]
     assert fill.status == "failed", fill.error
-    assert "File too large" in fill.error["message"] or "No space left on device" in fill.error["message"]
+    assert "File too large" in fill.error.message or "No space left on device" in fill.error.message
     assert results["after"][0].status == "passed"
 
 
@@ -275,7 +275,7 @@ def test_a_fork_bomb_meets_the_process_limit_and_says_so(boxed, tmp_path):
     victim = page(tmp_path, "victim", VICTIM)
     results, _ = run([path, victim], jobs=2)
     bomb = results["bomb"][0]
-    assert bomb.status == "failed" and "limit of 512 processes and threads" in bomb.error["message"], bomb.error
+    assert bomb.status == "failed" and "limit of 512 processes and threads" in bomb.error.message, bomb.error
     assert results["victim"][0].status == "passed"
 
 
@@ -284,7 +284,7 @@ def test_a_block_python_cannot_compile_fails_alone(tmp_path):
     other = page(tmp_path, "other", ("print('ok')", "ok"))
     results, _ = run([path, other], jobs=1)
     deep = results["deep"][0]
-    assert deep.status == "failed" and "cannot compile this block" in deep.error["message"], deep.error
+    assert deep.status == "failed" and "cannot compile this block" in deep.error.message, deep.error
     assert results["other"][0].status == "passed"
 
 

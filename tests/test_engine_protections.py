@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from jax_kb.snippets.engine import Engine, load
+from jax_kb.snippets import Engine, RunOptions, load
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -36,7 +36,7 @@ def page(folder: Path, name: str, *blocks: str) -> Path:
 def run(paths: list[Path], **engine_options) -> tuple[dict[str, list], Engine]:
     loaded, errors = load(paths)
     assert errors == []
-    engine = Engine(**engine_options)
+    engine = Engine(RunOptions(**engine_options))
     results = {}
     for page_results in engine.run(loaded):
         results[Path(page_results[0].page.path).stem] = page_results
@@ -128,17 +128,17 @@ def hostile(tmp_path_factory):
 def test_forged_results_fail_the_forging_page_only(hostile):
     results, _, _ = hostile
     forged = results["a_forge"][0]
-    assert forged.status == "failed" and forged.error["type"] == "ChannelViolation"
-    assert "the page wrote to the engine's channel" in forged.error["message"]
+    assert forged.status == "failed" and forged.error.type == "ChannelViolation"
+    assert "the page wrote to the engine's channel" in forged.error.message
     assert results["b_honest_pass"][0].status == "passed"
-    assert results["c_honest_fail"][0].error["type"] == "AssertionError"
+    assert results["c_honest_fail"][0].error.type == "AssertionError"
 
 
 def test_garbage_on_the_channel_is_that_pages_failure_and_the_run_goes_on(hostile):
     results, _, _ = hostile
     first, second = results["d_garbage"]
-    assert first.status == "failed" and first.error["type"] == "ChannelViolation"
-    assert "not JSON" in first.error["message"]
+    assert first.status == "failed" and first.error.type == "ChannelViolation"
+    assert "not JSON" in first.error.message
     assert second.status == "skipped"
 
 
@@ -146,7 +146,7 @@ def test_patching_the_checker_in_the_page_changes_no_verdict(hostile):
     results, _, _ = hostile
     patch, failing = results["e_patch_verdict"]
     assert patch.status == "passed"
-    assert failing.status == "failed" and "still judged by the engine" in failing.error["message"]
+    assert failing.status == "failed" and "still judged by the engine" in failing.error.message
 
 
 def test_leftovers_of_a_page_never_reach_the_next(hostile):
@@ -209,19 +209,19 @@ def test_memory_over_the_limit_fails_the_block_at_its_line(tmp_path):
     assert small.status == "passed"
     assert big.status == "failed", big.error
     if "(cgroup)" in engine.info["protections"]["memory_limit"]:  # the kernel stops the page: told at its block
-        assert big.error["type"] == "MemoryLimitExceeded" and big.error["line"] == big.block.line
-        assert "more than its memory limit of 1 GiB" in big.error["message"]
+        assert big.error.type == "MemoryLimitExceeded" and big.error.line == big.block.line
+        assert "more than its memory limit of 1 GiB" in big.error.message
     else:  # RLIMIT_DATA: the allocation itself fails
-        assert big.error["type"].endswith("MemoryError") and "1 GiB of memory" in big.error["message"]
-        assert big.error["line"] == 9
+        assert big.error.type.endswith("MemoryError") and "1 GiB of memory" in big.error.message
+        assert big.error.line == 9
 
 
 def test_output_written_to_fd_1_counts_against_the_limit(tmp_path):
     path = page(tmp_path, "flood", "import os\nos.write(1, b'x' * 30_000)\nos.write(2, b'y' * 30_000)\nimport time\ntime.sleep(30)")
     results, _ = run([path], jobs=1, output_limit=50_000)
     flood = results["flood"][0]
-    assert flood.status == "failed" and flood.error["type"] == "OutputLimitExceeded"
-    assert "fds 1 and 2" in flood.error["message"] and flood.error["line"] == 3
+    assert flood.status == "failed" and flood.error.type == "OutputLimitExceeded"
+    assert "fds 1 and 2" in flood.error.message and flood.error.line == 3
 
 
 def test_blocks_compile_without_the_engines_future_flags(tmp_path):
@@ -241,11 +241,11 @@ def test_every_syntax_error_is_reported_and_the_rest_is_skipped(tmp_path):
     path = page(tmp_path, "syntax", "print('runs')", "raise ValueError('at run time')", "def broken(:\n    pass",
                 "print('never')", "x = (1,\ny = 2")
     results, _ = run([path], jobs=1)
-    statuses = [(r.status, r.error and r.error["type"]) for r in results["syntax"]]
+    statuses = [(r.status, r.error and r.error.type) for r in results["syntax"]]
     assert statuses == [("passed", None), ("failed", "ValueError"), ("failed", "SyntaxError"),
                         ("skipped", None), ("failed", "SyntaxError")]
     assert results["syntax"][3].reason.startswith("skipped: an earlier block failed")
-    assert results["syntax"][2].error["line"] == 12  # the line of `def broken(:`
+    assert results["syntax"][2].error.line == 12  # the line of `def broken(:`
 
 
 def test_several_cpu_devices_from_the_first_block(tmp_path):

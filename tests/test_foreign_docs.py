@@ -260,3 +260,41 @@ def test_every_page_of_docs_runs_exactly_what_the_site_shows_as_python():
         if [b.fence.code.strip() for b in page_blocks(page)] != rendered_python_code(body, extensions, configs):
             differing.append(page.path)
     assert differing == []
+
+
+def test_pytest_collects_any_markdown_path_given(tmp_path):
+    shutil.copytree(FIXTURE, tmp_path / "p")
+    (tmp_path / "p" / "README.md").write_text("# Readme\n\n```python\nprint('from the readme')\n```\n")
+    done = pytest_in(tmp_path / "p", "-p", "jax_kb.snippets.pytest_plugin", "--snippets", "README.md", "-q")
+    assert done.returncode == 0 and "1 passed" in done.stdout, done.stdout
+
+
+def test_pytest_leaves_out_what_the_settings_exclude_unless_named(tmp_path):
+    shutil.copytree(FIXTURE, tmp_path / "p")
+    (tmp_path / "p" / "pyproject.toml").write_text('[tool.jax-kb]\nexclude = ["docs/guide"]\n')
+    plugin = ("-p", "jax_kb.snippets.pytest_plugin", "--snippets", "--collect-only", "-q")
+    everything = pytest_in(tmp_path / "p", *plugin, "docs").stdout
+    assert "docs/index.md::line5" in everything and "docs/guide/" not in everything
+    assert "docs/guide/hidden.md::line17" in pytest_in(tmp_path / "p", *plugin, "docs/guide").stdout
+
+
+def test_a_conftests_own_device_option_does_not_clash_with_the_plugin(tmp_path):
+    shutil.copytree(FIXTURE, tmp_path / "p")
+    (tmp_path / "p" / "conftest.py").write_text(
+        "def pytest_addoption(parser):\n    parser.addoption('--device', default='tpu')\n")
+    (tmp_path / "p" / "test_x.py").write_text("def test_device(request):\n"
+                                              "    assert request.config.getoption('device') == 'tpu'\n")
+    done = pytest_in(tmp_path / "p", "-p", "jax_kb.snippets.pytest_plugin", "test_x.py", "-q")
+    assert done.returncode == 0 and "1 passed" in done.stdout, done.stdout + done.stderr
+
+
+def test_pytest_and_the_command_line_run_with_the_same_limits(project, tmp_path):
+    """One RunOptions for every front end: the report's protections are the same."""
+    cli_report, pytest_report = tmp_path / "cli.json", tmp_path / "pytest.json"
+    run([sys.executable, "-m", "scripts.snippets", "docs/guide/hidden.md", "--json", str(cli_report)], project)
+    pytest_in(project, "-p", "jax_kb.snippets.pytest_plugin", "--snippets", "docs/guide/hidden.md",
+              "--snippets-json", str(pytest_report), "-q")
+    cli, under_pytest = json.loads(cli_report.read_text()), json.loads(pytest_report.read_text())
+    assert cli["protections"] == under_pytest["protections"]
+    assert "GiB per page" in cli["protections"]["memory_limit"]
+    assert [b["status"] for b in cli["blocks"]] == [b["status"] for b in under_pytest["blocks"]]

@@ -149,8 +149,17 @@ def test_shards_with_reuse_read_only_changed_files_and_merge_into_the_unsharded_
 
 
 def test_a_run_left_with_nothing_to_run_does_not_start_jax(monkeypatch):
-    from jax_kb.snippets.engine import Engine
+    from jax_kb.snippets import Engine, RunOptions
     from jax_kb.snippets.sandbox.pool import Pool
 
     monkeypatch.setattr(Pool, "_start", lambda self: pytest.fail("the zygote was started for no page"))
-    assert list(Engine(jobs=1).run([])) == []
+    assert list(Engine(RunOptions(jobs=1)).run([])) == []
+
+
+def test_what_is_reusable_is_decided_by_the_skip_field_not_the_wording():
+    from jax_kb.snippets.runs.reuse import _reusable
+
+    assert _reusable({"status": "skipped", "skip": "device", "reason": "reworded"})
+    assert _reusable({"status": "skipped", "skip": "config", "reason": ""})
+    assert not _reusable({"status": "skipped", "reason": "runs on gpu only; this run is on cpu"})
+    assert not _reusable({"status": "skipped", "skip": "after_failure", "reason": "runs on "})

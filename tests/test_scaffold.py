@@ -11,7 +11,7 @@ from jax_kb.catalog import front_matter_problems, load_catalog
 from jax_kb.lint import lint_page
 from jax_kb.markdown import load_site_config, read_page
 from jax_kb.scaffold import UI_STRINGS, main
-from jax_kb.snippets.engine import Engine, LoadedPage
+from jax_kb.snippets import RunOptions, run_pages
 from jax_kb.snippets.blocks import page_blocks
 from site_build import ROOT, build_site
 
@@ -63,8 +63,9 @@ def test_new_page_has_complete_front_matter_and_the_section_skeleton(project, ki
 
 def test_new_pages_examples_pass(project):
     pages = [scaffolded(project, "term", "scan")[0], scaffolded(project, "guide", "batch-scan")[0]]
-    loaded = [LoadedPage(page, page_blocks(page)) for page in pages]
-    results = [r for page in Engine(jobs=2).run(loaded) for r in page]
+    results = [r for page in run_pages([page.source for page in pages], RunOptions(jobs=2),
+                                                  load_site_config(project / "mkdocs.yml"))
+               for r in page]
     # Two workers: the pages finish in either order.
     assert sorted((r.page.page_id, r.status) for r in results) == [("glossary/scan", "passed")] * 2 + [
         ("guides/batch-scan", "passed")] * 3

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from engine_cli import cli
-from jax_kb.snippets.engine import Engine, load
+from jax_kb.snippets import Engine, RunOptions, load
 from jax_kb.snippets.runs.report import build_report, write_report
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -22,7 +22,7 @@ FIXTURES = ROOT / "tests" / "fixtures" / "snippets"
 def run_engine(folder: str, jobs: int = 2) -> dict[tuple[str, int], object]:
     loaded, errors = load([FIXTURES / folder])
     assert errors == []
-    results = [r for page in Engine(jobs=jobs).run(loaded) for r in page]
+    results = [r for page in Engine(RunOptions(jobs=jobs)).run(loaded) for r in page]
     return {(Path(r.page.path).name, r.block.line): r for r in results}
 
 
@@ -71,9 +71,9 @@ def test_non_python_fences_are_not_blocks(rows):
 def test_failing_block_in_the_middle_skips_the_rest_and_names_its_line(rows):
     failed = rows[("failing_middle.md", 7)]
     assert failed.status == "failed"
-    assert failed.error["type"] == "ValueError" and failed.error["line"] == 9
-    assert "failing_middle.md:9, in <module>" in failed.error["message"]
-    assert "page_process.py" not in failed.error["message"] and "zygote.py" not in failed.error["message"]
+    assert failed.error.type == "ValueError" and failed.error.line == 9
+    assert "failing_middle.md:9, in <module>" in failed.error.message
+    assert "page_process.py" not in failed.error.message and "zygote.py" not in failed.error.message
     for line in (12, 16):
         later = rows[("failing_middle.md", line)]
         assert later.status == "skipped"
@@ -83,21 +83,21 @@ def test_failing_block_in_the_middle_skips_the_rest_and_names_its_line(rows):
 
 def test_wrong_output_fails_at_the_output_fence(rows):
     result = rows[("wrong_output.md", 3)]
-    assert result.status == "failed" and result.error["type"] == "OutputMismatch"
-    assert result.error["line"] == 7 and "expected '1.0', got '1.001'" in result.error["message"]
+    assert result.status == "failed" and result.error.type == "OutputMismatch"
+    assert result.error.line == 7 and "expected '1.0', got '1.001'" in result.error.message
 
 
 def test_raises_without_exception_or_with_another_one_fails(rows):
     missing = rows[("expected_raise_missing.md", 3)]
-    assert missing.status == "failed" and missing.error["type"] == "MissingException"
+    assert missing.status == "failed" and missing.error.type == "MissingException"
     assert rows[("expected_raise_missing.md", 7)].status == "skipped"
 
 
 def test_included_code_runs_and_errors_name_snippet_file_and_page_line(rows):
     assert rows[("include.md", 3)].stdout == "42\n"
     failed = rows[("include.md", 12)]
-    assert "include.md:4 (from snippets/fixture/helpers.py:6), in broken" in failed.error["message"]
-    assert failed.error["line"] == 13
+    assert "include.md:4 (from snippets/fixture/helpers.py:6), in broken" in failed.error.message
+    assert failed.error.line == 13
 
 
 @pytest.fixture(scope="module")
@@ -114,8 +114,8 @@ def test_fences_in_every_container_run_in_page_order_in_one_namespace(containers
 
 def test_a_failure_in_a_blockquote_is_told_at_its_markdown_line(containers):
     failed = containers[("quoted_failure.md", 5)]
-    assert failed.status == "failed" and failed.error["line"] == 8
-    assert "quoted_failure.md:8, in <module>" in failed.error["message"]
+    assert failed.status == "failed" and failed.error.line == 8
+    assert "quoted_failure.md:8, in <module>" in failed.error.message
     assert containers[("quoted_failure.md", 11)].status == "skipped"
 
 
@@ -140,8 +140,8 @@ def test_an_output_after_raises_holds_the_printed_text_then_the_exceptions_last_
 
 def test_a_changed_error_message_fails_at_its_output_showing_both_texts(errors):
     result = errors[("wrong_error.md", 3)]
-    assert result.status == "failed" and result.error["type"] == "OutputMismatch" and result.error["line"] == 8
-    message = result.error["message"]
+    assert result.status == "failed" and result.error.type == "OutputMismatch" and result.error.line == 8
+    message = result.error.message
     assert "expected output:\n    parsing\n    ValueError: invalid literal for int(): 'x'\n" in message
     assert message.endswith("actual output:\n    parsing\n    ValueError: invalid literal for int() with base 10: 'x'")
 
@@ -170,7 +170,7 @@ def crashes():
 ])
 def test_each_crash_is_that_blocks_failure(crashes, page, kind, text):
     result = next(r for (name, _), r in crashes.items() if name == page)
-    assert result.status == "failed" and result.error["type"] == kind and text in result.error["message"]
+    assert result.status == "failed" and result.error.type == kind and text in result.error.message
 
 
 def test_other_pages_still_run_beside_crashes(crashes):
@@ -201,7 +201,7 @@ def test_translations_with_equal_code_run_once(dedupe):
 
 def test_reused_failures_are_told_in_each_pages_own_lines(dedupe):
     failed = dedupe[("page.ro.md", 19)]
-    assert failed.error["line"] == 20 and "page.ro.md:20" in failed.error["message"]
+    assert failed.error.line == 20 and "page.ro.md:20" in failed.error.message
 
 
 def test_pages_with_different_code_run_separately(dedupe):
@@ -212,12 +212,13 @@ def test_pages_with_different_code_run_separately(dedupe):
 def test_report_follows_the_design_schema(dedupe):
     report = build_report(list(dedupe.values()), "cpu", {"jax": "x", "jaxlib": "y", "python": "z",
                                                         "device_kind": "cpu"})
-    # DESIGN.md's keys in its order, with the additions of later issues (engine, protections, group, input_errors).
+    # DESIGN.md's keys in its order, with the additions of later issues (engine, protections, skip, group,
+    # input_errors; ARCHITECTURE.md).
     assert list(report) == ["jax", "jaxlib", "python", "device", "device_kind", "engine", "created", "protections",
                             "summary", "blocks", "input_errors"]
     assert report["summary"] == {"passed": 4, "failed": 4, "skipped": 0, "not_run": 0, "executed": 4, "reused": 0}
     block = report["blocks"][0]
-    assert list(block) == ["file", "line", "lang", "page", "index", "digest", "status", "reason",
+    assert list(block) == ["file", "line", "lang", "page", "index", "digest", "status", "reason", "skip",
                            "executed", "duration_s", "error", "stdout", "group"]
     assert block["file"] == "tests/fixtures/snippets/dedupe/page.es.md" and block["lang"] == "es"
     failed = next(b for b in report["blocks"] if b["status"] == "failed")

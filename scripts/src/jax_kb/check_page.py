@@ -12,9 +12,8 @@ from jax_kb.catalog import load_catalog
 from jax_kb.i18n.paths import translation_path
 from jax_kb.markdown import InputError, load_site_config
 from jax_kb.markdown.pages import display_path, language_of
-from jax_kb.snippets.engine import Engine, LoadedPage
-from jax_kb.snippets.blocks import page_blocks
-from jax_kb.snippets.runs.report import describe_failure, summary
+from jax_kb.snippets import RunOptions, run_pages
+from jax_kb.snippets.runs.report import describe_failure, summary, totals_line
 
 
 def main(argv: list[str]) -> int:
@@ -35,22 +34,22 @@ def main(argv: list[str]) -> int:
     if not versions and not problems:
         print(f"error: {argv[0]}: no such page in {config.docs_dir.name}/", file=sys.stderr)
         return 2
-    loaded = []
-    for page in versions.values():
-        try:
-            loaded.append(LoadedPage(page, page_blocks(page)))
-        except InputError as exc:
-            problems.append(exc)
+    try:
+        run = run_pages([page.source for page in versions.values()], RunOptions(), config)
+    except InputError as exc:  # the project's settings
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    told = {str(e) for e in problems}
+    problems += [e for e in run.input_errors if str(e) not in told]  # block options the catalog does not read
     for problem in problems:
         print(f"error: {problem}", file=sys.stderr)
-    results = [r for page in Engine(cache_dir=config.jax_cache_dir).run(loaded, config.default_language) for r in page]
+    results = [r for page in run for r in page]
     for r in results:
         if r.status == "failed":
             print(describe_failure(r) + "\n", file=sys.stderr)
     totals = summary(results)
     print(f"{page_id}: {len(versions)} languages ({', '.join(sorted(versions))}); "
-          f"{totals['passed']} passed, {totals['failed']} failed, {totals['skipped']} skipped, "
-          f"{totals['not_run']} not run; {len(problems)} other problems")
+          f"{totals_line(totals)}; {len(problems)} other problems")
     return 2 if problems else 1 if totals["failed"] else 0
 
 

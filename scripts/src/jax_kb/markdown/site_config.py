@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
@@ -27,6 +27,9 @@ class SiteConfig:
     language_names: dict
     snippets: dict | None  # pymdownx.snippets options, as the site uses them; None: includes are off
     config_file: Path | None = None
+    # superfences' custom fences by name: "markdown-exec" where markdown-exec runs them at build time
+    # (its plugin, or its validator named in custom_fences), else the dotted name of their formatter
+    custom_fences: dict[str, str] = field(default_factory=dict)
 
     @property
     def default_language(self) -> str:
@@ -45,6 +48,27 @@ def _extension_options(extensions: list, name: str) -> dict | None:
         if isinstance(entry, dict) and name in entry:
             return dict(entry[name] or {})
     return None
+
+
+MARKDOWN_EXEC = "markdown-exec"
+# The languages markdown-exec's MkDocs plugin adds a custom fence for (its `languages` option's default).
+MARKDOWN_EXEC_LANGUAGES = ("bash", "console", "md", "markdown", "py", "python", "pycon", "pyodide", "sh", "tree")
+
+
+def _custom_fences(raw: dict, extensions: list) -> dict[str, str]:
+    fences: dict[str, str] = {}
+    plugins = raw.get("plugins") or []
+    for plugin in plugins if isinstance(plugins, list) else []:
+        options = plugin.get(MARKDOWN_EXEC) if isinstance(plugin, dict) else {} if plugin == MARKDOWN_EXEC else None
+        if options is not None:
+            languages = (options or {}).get("languages") if isinstance(options, dict) else None
+            fences.update({str(lang): MARKDOWN_EXEC for lang in languages or MARKDOWN_EXEC_LANGUAGES})
+    superfences = _extension_options(extensions, "pymdownx.superfences") or {}
+    for entry in superfences.get("custom_fences") or []:
+        if isinstance(entry, dict) and isinstance(entry.get("name"), str):
+            names = f"{entry.get('validator', '')} {entry.get('format', '')}"
+            fences[entry["name"]] = MARKDOWN_EXEC if "markdown_exec" in names else str(entry.get("format", ""))
+    return fences
 
 
 def find_config_file(start: Path | None = None) -> Path | None:
@@ -125,4 +149,5 @@ def _load(config_file: Path) -> SiteConfig:
         base = [base] if isinstance(base, str) else base
         snippets["base_path"] = [str(root / b) for b in base]
     return SiteConfig(root=root, docs_dir=root / str(raw.get("docs_dir") or "docs"), languages=languages,
-                      language_names=names, snippets=snippets, config_file=config_file)
+                      language_names=names, snippets=snippets, config_file=config_file,
+                      custom_fences=_custom_fences(raw, extensions if isinstance(extensions, list) else []))

@@ -3,12 +3,14 @@ from __future__ import annotations
 
 import hashlib
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pymdownx.snippets import SnippetPreprocessor
 
 from jax_kb.markdown import Fence, InputError, Page
 from jax_kb.snippets.code_tokens import code_tokens
+from jax_kb.snippets.dialect import Dialect
+from jax_kb.snippets.results import Skip
 from jax_kb.snippets.sessions import is_session, read_session
 
 # The spellings that the site highlights with Pygments' Python lexers (its lookup ignores case).
@@ -16,6 +18,7 @@ from jax_kb.snippets.sessions import is_session, read_session
 PYTHON_LANGS = ("python", "py", "python3", "py3")
 SESSION_LANGS = ("pycon", "python-console")
 PYTHON_CLASSES = {"no-run", "gpu", "cpu"}
+MARKER_CLASSES = {"notest"}  # pytest-markdown-docs' skip marker, read in reading.py
 HIGHLIGHT_ATTRS = {"title", "linenums", "hl_lines"}  # pymdownx.highlight's, valid without braces too
 PYTHON_ATTRS = {"raises", "timeout"} | HIGHLIGHT_ATTRS
 OUTPUT_ATTRS = {"rtol"}
@@ -26,7 +29,7 @@ DEFAULT_RTOL = 1e-5
 NEVER_EXPECTED = {"SystemExit"}
 
 
-@dataclass
+@dataclass(frozen=True)
 class Block:
     """A Python block of a page and what it expects."""
 
@@ -39,6 +42,13 @@ class Block:
     output: Fence | None = None  # the {.text .output} block right after it
     rtol: float = DEFAULT_RTOL
     session: bool = False  # an interpreter session: >>> prompts, echoed values, printed output inline
+    # What the project's settings and other tools' markers make of it (jax_kb/snippets/reading.py):
+    skip: Skip | None = None  # not run, for this reason (skip_reason says it in words)
+    skip_reason: str = ""
+    shown_only: str = ""  # not run nor compiled: another tool's display fence, and why
+    namespace: str = ""  # blocks with the same namespace share their globals, in page order
+    allow_error: bool = False  # may raise or not (a notebook cell tagged raises-exception)
+    doctest_flags: frozenset[str] = frozenset()  # of a session
 
     @property
     def line(self) -> int:
@@ -46,7 +56,7 @@ class Block:
 
     @property
     def code(self) -> str:
-        return read_session(self.fence.code).code if self.session else self.fence.code
+        return read_session(self.fence.code, self.doctest_flags).code if self.session else self.fence.code
 
     @property
     def digest(self) -> str:
@@ -56,13 +66,14 @@ class Block:
     @property
     def expected(self) -> str | None:
         if self.session:
-            return read_session(self.fence.code).expected
+            return read_session(self.fence.code, self.doctest_flags).expected
         return self.output.code if self.output else None
 
     def signature(self) -> tuple:
         """What decides the block's result, comments aside: equal signatures run alike."""
         return (self.run, self.raises, self.device, self.timeout, code_tokens(self.code),
-                self.expected, self.rtol if self.output else None)
+                self.expected, self.rtol if self.output else None, self.skip, self.shown_only, self.namespace,
+                self.allow_error, tuple(sorted(self.doctest_flags)))
 
 
 def _positive_number(value: str, name: str, path: str, line: int, limit: float = math.inf) -> float:
@@ -77,9 +88,10 @@ def _positive_number(value: str, name: str, path: str, line: int, limit: float =
     return number
 
 
-def _readable_options(fence: Fence, path: str) -> None:
-    """The options as the site reads them: options SuperFences refuses drop the fence there."""
-    if fence.dropped:
+def _readable_options(fence: Fence, path: str, dialect: Dialect) -> None:
+    """The options as the site reads them: options SuperFences refuses drop the fence there. A custom
+    fence's validator, or a notebook's metadata where no site renders the page, are not ours to judge."""
+    if dialect.options_are_ours(fence) and fence.dropped:
         raise InputError(path, fence.line, fence.dropped)
     if fence.repeated:
         raise InputError(path, fence.line, f"fence option {fence.repeated[0]!r} is given twice: keep one")
@@ -97,10 +109,11 @@ def _unexpanded_include(fence: Fence, path: str) -> None:
                              "shows the marker as written; put the fence outside the blockquote")
 
 
-def _python_block(fence: Fence, index: int, path: str) -> Block:
-    _readable_options(fence, path)
+def _python_block(fence: Fence, index: int, path: str, dialect: Dialect) -> Block:
+    _readable_options(fence, path, dialect)
     _unexpanded_include(fence, path)
-    unknown = sorted(set(fence.classes) - PYTHON_CLASSES) + sorted(set(fence.attrs) - PYTHON_ATTRS)
+    unknown = (sorted(set(fence.classes) - PYTHON_CLASSES - dialect.display_classes - MARKER_CLASSES)
+               + sorted(set(fence.attrs) - PYTHON_ATTRS - dialect.accepted_attrs(fence)))
     if unknown:
         raise InputError(path, fence.line, f"unknown fence option {unknown[0]!r}: Python blocks take "
                          ".no-run, .gpu, .cpu, raises=\"Error\", timeout=\"seconds\"")
@@ -118,7 +131,10 @@ def _python_block(fence: Fence, index: int, path: str) -> Block:
     timeout = fence.attrs.get("timeout")
     session = is_session_fence(fence)
     if session:
-        raises = raises or read_session(fence.code).raises
+        try:
+            raises = raises or read_session(fence.code).raises
+        except ValueError as exc:  # a `# doctest:` directive with a flag the engine does not know
+            raise InputError(path, fence.line, str(exc)) from None
     return Block(
         fence=fence, index=index, run=not no_run, raises=raises,
         device=next((d for d in ("gpu", "cpu") if d in fence.classes), None),
@@ -132,9 +148,9 @@ def _spelling(fence: Fence) -> str:
     return (fence.lang or "").lower()
 
 
-def is_python(fence: Fence) -> bool:
+def is_python(fence: Fence, dialect: Dialect = Dialect()) -> bool:
     """A fence the site shows as Python code or as a Python session: the engine runs it."""
-    return fence.hidden is None and _spelling(fence) in PYTHON_LANGS + SESSION_LANGS
+    return fence.hidden is None and (_spelling(fence) in dialect.languages or _spelling(fence) in SESSION_LANGS)
 
 
 def is_session_fence(fence: Fence) -> bool:
@@ -146,13 +162,13 @@ def is_output(fence: Fence) -> bool:
     return fence.hidden is None and "output" in fence.classes
 
 
-def page_blocks(page: Page) -> list[Block]:
+def page_blocks(page: Page, dialect: Dialect = Dialect()) -> list[Block]:
     """The page's Python blocks with their expected output; bad options are an InputError."""
     blocks: list[Block] = []
     previous: Fence | None = None
     for fence in page.fences:
-        if is_python(fence):
-            blocks.append(_python_block(fence, len(blocks), page.path))
+        if is_python(fence, dialect):
+            blocks.append(_python_block(fence, len(blocks), page.path, dialect))
         elif is_output(fence):
             owner = blocks[-1] if blocks and previous is blocks[-1].fence else None
             if owner is None:
@@ -170,8 +186,8 @@ def page_blocks(page: Page) -> list[Block]:
                 bad = unknown[0] if unknown else fence.info.strip()
                 raise InputError(page.path, fence.line, f"unknown option {bad!r} on an .output block: it takes "
                                  "only rtol=\"1e-3\", inside braces: ```{.text .output}")
-            owner.output = fence
-            if "rtol" in fence.attrs:
-                owner.rtol = _positive_number(fence.attrs["rtol"], "rtol", page.path, fence.line)
+            rtol = _positive_number(fence.attrs["rtol"], "rtol", page.path, fence.line) if "rtol" in fence.attrs \
+                else owner.rtol
+            blocks[-1] = replace(owner, output=fence, rtol=rtol)
         previous = fence
     return blocks

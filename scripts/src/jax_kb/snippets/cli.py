@@ -1,24 +1,27 @@
-"""python -m scripts.snippets [PATH ...] [--json FILE] [--device cpu|gpu] [--update-outputs] [-j N]
-                             [--shard I/N [--shard-durations REPORT]] [--reuse REPORT]
-python -m scripts.snippets merge A.json B.json ... --json OUT"""
+"""snippets [PATH ...] [--json FILE] [--device cpu|gpu] [--update-outputs] [-j N]
+         [--shard I/N [--shard-durations REPORT]] [--reuse REPORT]
+snippets merge A.json B.json ... --json OUT
+
+(`python -m scripts.snippets` in this repository.) Exit 0: every block passed; 1: a block failed;
+2: input the engine cannot use; 5: no Python block was found; 130: interrupted."""
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import sys
 from pathlib import Path
 
-from jax_kb.markdown import InputError, SiteConfig, load_site_config, markdown_files
-from jax_kb.snippets.runs import identity, merge
+from jax_kb.markdown import InputError
+from jax_kb.snippets.run_options import DEFAULT_OUTPUT_LIMIT, RunOptions
+from jax_kb.snippets.run_pages import run_pages
+from jax_kb.snippets.runs import merge
 from jax_kb.snippets.runs.identity import package_version
-from jax_kb.snippets.engine import Engine, load
-from jax_kb.snippets.sandbox.pool import EngineError
-from jax_kb.snippets.sandbox.protections import default_jobs, parse_size
-from jax_kb.snippets.runs.report import build_report, describe_failure, entry_summary, summary, write_report
-from jax_kb.snippets.runs.reuse import read_report, unchanged_files
-from jax_kb.snippets.runs.selection import select
+from jax_kb.snippets.runs.report import describe_failure, summary, totals_line, write_report
 from jax_kb.snippets.runs.shards import parse_spec
 from jax_kb.snippets.runs.update_outputs import update_outputs
+from jax_kb.snippets.sandbox.pool import EngineError
+from jax_kb.snippets.sandbox.protections import default_jobs, parse_size
+
+NO_BLOCKS = 5  # as pytest exits when it collects nothing: a mistyped docs folder must not pass
 
 
 def parse_args(argv: list[str], prog: str | None = None) -> argparse.Namespace:
@@ -34,7 +37,7 @@ def parse_args(argv: list[str], prog: str | None = None) -> argparse.Namespace:
     parser.add_argument("-j", "--jobs", type=int, default=default_jobs(),
                         help="pages run at once (default and most: the CPU count)")
     parser.add_argument("--oversubscribe", action="store_true", help="allow -j above the CPU count")
-    parser.add_argument("--output-limit", type=int, default=1_000_000,
+    parser.add_argument("--output-limit", type=int, default=DEFAULT_OUTPUT_LIMIT,
                         help="characters a block may print before it fails")
     parser.add_argument("--shard", metavar="I/N", type=_shard_spec,
                         help="run only the I-th of N parts of the page groups (identical pages stay together)")
@@ -72,25 +75,11 @@ def _shard_spec(text: str):
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def _argument_errors(args: argparse.Namespace) -> list[str]:
-    """What makes the command unusable before anything runs."""
-    problems = []
-    if args.output_limit < 1:
-        problems.append(f"--output-limit {args.output_limit}: give a positive number of characters")
-    if args.json and Path(args.json).is_dir():
-        problems.append(f"--json {args.json}: is a folder; name the report's file, such as {args.json}/cpu.json")
-    return problems
-
-
-def _paths(args: argparse.Namespace, config: SiteConfig) -> tuple[list[Path], list[InputError], SiteConfig]:
-    """The paths that exist, an error for each that does not, and the configuration to read them with:
-    without mkdocs.yml, a folder given is the docs folder."""
-    named = [Path(p) for p in args.paths] or [config.docs_dir]
-    missing = [InputError(p, None, "no such file or folder") for p in named if not p.exists()]
-    present = [p for p in named if p.exists()]
-    if config.config_file is None and len(present) == 1 and present[0].is_dir():
-        config = dataclasses.replace(config, docs_dir=present[0].resolve())
-    return present, missing, config
+def options_of(args: argparse.Namespace) -> RunOptions:
+    return RunOptions(device=args.device, jobs=args.jobs, output_limit=args.output_limit,
+                      memory_limit=args.memory_limit, check_outputs=not args.update_outputs, shard=args.shard,
+                      shard_durations=Path(args.shard_durations) if args.shard_durations else None,
+                      reuse=Path(args.reuse) if args.reuse else None, require_isolation=args.require_isolation)
 
 
 def main(argv: list[str] | None = None, prog: str | None = None) -> int:
@@ -99,45 +88,29 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     if argv[:1] == ["merge"]:
         return merge.main(argv[1:], prog=f"{prog} merge")
     args = parse_args(argv, prog)
-    if problems := _argument_errors(args):
+    options = options_of(args)
+    problems = options.problems()
+    if args.json and Path(args.json).is_dir():
+        problems.append(f"--json {args.json}: is a folder; name the report's file, such as {args.json}/cpu.json")
+    if problems:
         for problem in problems:
             print(f"error: {problem}", file=sys.stderr)
         return 2
     try:
-        config = load_site_config()
-    except InputError as exc:
+        run = run_pages(args.paths, options)
+    except InputError as exc:  # mkdocs.yml or the project's settings
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    paths, input_errors, config = _paths(args, config)
-    earlier = {}
-    for name, path in (("durations", args.shard_durations), ("reuse", args.reuse)):
-        try:
-            if path:
-                earlier[name] = read_report(path)
-        except InputError as exc:
-            input_errors.append(exc)
-    files, unchanged = markdown_files(paths), None
-    if "reuse" in earlier:
-        unchanged = unchanged_files(files, earlier["reuse"], args.reuse, identity.current(args.device), config)
-        files = unchanged.remaining
-    loaded, unreadable = load(files, config) if files else ([], [])
-    input_errors += unreadable
+    input_errors = run.input_errors
     for error in input_errors:
         print(f"error: {error}", file=sys.stderr)
-    if args.shard_durations and "durations" not in earlier:
-        return 2  # cut without the durations its sibling shards use, this shard would overlap them
-    selection = select(loaded, config.default_language, args.device, args.shard, earlier.get("durations"),
-                       earlier.get("reuse"), args.reuse or "", unchanged.entries if unchanged else None)
-    for note in ([unchanged.note] if unchanged and unchanged.note else []) + selection.notes:
+    if run.refused:
+        return 2
+    for note in run.notes:
         print(note)
-    engine = Engine(device=args.device, jobs=args.jobs, output_limit=args.output_limit,
-                    cache_dir=config.jax_cache_dir, check_outputs=not args.update_outputs,
-                    memory_limit=args.memory_limit, require_isolation=args.require_isolation)
-    results = list(selection.reused_results)
     interrupted = False
     try:
-        for page in engine.run(selection.to_run, config.default_language):
-            results.extend(page)
+        for page in run:
             counts = summary(page)
             print(f"{page[0].page.path}: " + ", ".join(f"{n} {s}" for s, n in counts.items() if n and s != "executed"))
             for r in page:
@@ -148,40 +121,38 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         interrupted = True
-        pages = len({r.page.path for r in results})
+        pages = len({r.page.path for r in run.results})
         where = f"; the report of the {pages} finished pages is in {args.json}" if args.json else ""
         print(f"interrupted: stopped after {pages} pages{where}", file=sys.stderr)
     if args.json:
         try:
-            # A run that executed nothing (all reused, or an empty shard) learns its setup without JAX.
-            info = engine.info or identity.current(args.device)
-            write_report(args.json, build_report(results, args.device, info, selection.groups, selection.reused,
-                                                 selection.report_fields, input_errors, selection.copied))
+            write_report(args.json, run.report())
         except InputError as exc:
             input_errors.append(exc)
             print(f"error: {exc}", file=sys.stderr)
     if interrupted:
         return 130
     if args.update_outputs:
-        changed, unwritten = update_outputs(results)
+        changed, unwritten = update_outputs(run.results)
         for path in changed:
             print(f"updated the outputs of {path}")
         for exc in unwritten:
             input_errors.append(exc)
             print(f"error: {exc}", file=sys.stderr)
-    missing = [f"{name} ({value})" for name, value in engine.info.get("protections", {}).items()
+    missing = [f"{name} ({value})" for name, value in run.info.get("protections", {}).items()
                if str(value).startswith("off")]
     if missing:
         print("note: this run's pages were not fully isolated from each other: " + "; ".join(missing), file=sys.stderr)
-    totals = summary(results)
-    for status, count in entry_summary(selection.copied).items():
-        totals[status] = totals.get(status, 0) + count
-    reused = f", {len(selection.reused_results) + len(selection.copied)} from {args.reuse}" if args.reuse else ""
-    print(f"{totals['passed']} passed, {totals['failed']} failed, {totals['skipped']} skipped, "
-          f"{totals['not_run']} not run ({totals['executed']} blocks executed here{reused})"
+    totals = run.totals()
+    reused = f", {len(run.selection.reused_results) + len(run.selection.copied)} from {args.reuse}" if args.reuse else ""
+    print(f"{totals_line(totals)} ({totals['executed']} blocks executed here{reused})"
           + (f"; {len(input_errors)} input errors" if input_errors else ""))
     if input_errors:
         return 2
+    if not run.blocks_found:
+        where = ", ".join(args.paths) or str(run.site.docs_dir)
+        print(f"no Python block found in {where}: nothing was checked (is the path right?)", file=sys.stderr)
+        return NO_BLOCKS
     return 1 if totals["failed"] else 0
 
 

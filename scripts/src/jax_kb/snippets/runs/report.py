@@ -9,16 +9,17 @@ from pathlib import Path
 
 from jax_kb.atomic_write import write_atomic
 from jax_kb.markdown import InputError
-from jax_kb.snippets.engine import BlockResult
+from jax_kb.snippets.results import BlockResult, Status
 from jax_kb.snippets.runs.identity import engine_version, package_version
 
-STATUSES = ("passed", "failed", "skipped", "not_run")
+STATUSES = tuple(Status)
 
 
 def summary(results: list[BlockResult]) -> dict:
     """Blocks by status; "executed" counts the blocks that ran here (not skipped, not .no-run, not reused)."""
     counts = Counter(r.status for r in results)
-    return {**{s: counts.get(s, 0) for s in STATUSES}, "executed": sum(ran(r.executed, r.status) for r in results)}
+    return {**{str(s): counts.get(s, 0) for s in STATUSES},
+            "executed": sum(ran(r.executed, r.status) for r in results)}
 
 
 def ran(executed: bool, status: str) -> bool:
@@ -30,15 +31,16 @@ def block_entry(r: BlockResult, group: str = "", reused_from: dict | None = None
     """One block's line of the report; `group` is its page group's id (scripts/src/jax_kb/snippets/runs/shards.py),
     `reused_from` the report its result was taken from (scripts/src/jax_kb/snippets/runs/reuse.py)."""
     return {"file": r.page.path, "line": r.block.line, "lang": r.page.lang, "page": r.page.page_id,
-            "index": r.block.index, "digest": r.block.digest, "status": r.status, "reason": r.reason,
-            "executed": r.executed, "duration_s": round(r.duration_s, 4), "error": r.error, "stdout": r.stdout,
+            "index": r.block.index, "digest": r.block.digest, "status": str(r.status), "reason": r.reason,
+            "skip": str(r.skip) if r.skip else None, "executed": r.executed, "duration_s": round(r.duration_s, 4),
+            "error": r.error.to_json() if r.error else None, "stdout": r.stdout,
             "group": group, **({"reused_from": reused_from} if reused_from else {})}
 
 
 def entry_summary(entries: list[dict]) -> dict:
     """The report's summary, counted from its block entries."""
     counts = Counter(e["status"] for e in entries)
-    return {**{s: counts.get(s, 0) for s in STATUSES},
+    return {**{str(s): counts.get(s, 0) for s in STATUSES},
             "executed": sum(ran(e.get("executed"), e["status"]) for e in entries),
             "reused": sum("reused_from" in e for e in entries)}
 
@@ -101,10 +103,19 @@ def describe_failure(r: BlockResult) -> str:
     """What a reader of the failure needs: where, the block, and what went wrong."""
     parts = [f"{r.page.path}:{r.block.line}: block failed", _indent(r.block.fence.code.rstrip())]  # as shown
     if r.error:
-        if r.stdout and r.error["type"] != "OutputMismatch":  # a mismatch's message shows both outputs
-            parts += ["printed before the error (last lines):", _indent(_tail(r.stdout.rstrip()))]
-        parts.append(r.error["message"])
+        mismatch = r.error.type == "OutputMismatch"
+        if r.stdout and (not mismatch or r.block.session):  # a block's mismatch message shows both outputs
+            parts += ["printed (last lines):" if mismatch else "printed before the error (last lines):",
+                      _indent(_tail(r.stdout.rstrip()))]
+        # A session statement's mismatch is told at its own line.
+        parts.append(f"at line {r.error.line}: {r.error.message}" if mismatch and r.block.session else r.error.message)
     return "\n".join(parts)
+
+
+def totals_line(totals: dict) -> str:
+    """The counts of a run, as every front end prints them."""
+    return (f"{totals['passed']} passed, {totals['failed']} failed, {totals['skipped']} skipped, "
+            f"{totals['not_run']} not run")
 
 
 def _tail(text: str, lines: int = 10, width: int = 200) -> str:

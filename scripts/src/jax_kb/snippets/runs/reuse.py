@@ -19,7 +19,8 @@ from pathlib import Path
 from jax_kb.markdown import InputError, SiteConfig
 from jax_kb.markdown.pages import display_paths
 from jax_kb.snippets.runs import identity
-from jax_kb.snippets.engine import BlockResult, LoadedPage, group_pages
+from jax_kb.snippets.grouping import group_pages
+from jax_kb.snippets.results import STABLE_SKIPS, BlockResult, LoadedPage, Skip, Status
 from jax_kb.snippets.runs.shards import group_id
 
 REUSABLE = {"passed", "not_run"}
@@ -64,8 +65,7 @@ def read_report(path: str | Path) -> dict:
 
 
 def _reusable(block: dict) -> bool:
-    return block.get("status") in REUSABLE or (
-        block.get("status") == "skipped" and str(block.get("reason", "")).startswith("runs on "))
+    return block.get("status") in REUSABLE or (block.get("status") == "skipped" and block.get("skip") in STABLE_SKIPS)
 
 
 def _earlier_results(report: dict) -> dict[str, list[dict]]:
@@ -98,9 +98,10 @@ def plan(loaded: list[LoadedPage], report: dict, source: str, current: dict, def
         for item in group.pages:
             # A result the earlier report itself reused still names the run that produced it.
             out.reused[item.page.path] = entries[0].get("reused_from") or origin
-            out.results.extend(BlockResult(item.page, block, e["status"], reason=str(e.get("reason", "")),
+            out.results.extend(BlockResult(item.page, block, Status(e["status"]), reason=str(e.get("reason", "")),
                                            executed=False, duration_s=float(e.get("duration_s") or 0.0),
-                                           stdout=str(e.get("stdout", "")))
+                                           stdout=str(e.get("stdout", "")),
+                                           skip=Skip(e["skip"]) if e.get("skip") else None)
                                for block, e in zip(item.blocks, entries))
     return out
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from jax_kb.snippets.runs import identity, reuse, shards
-from jax_kb.snippets.engine import BlockResult, LoadedPage
+from jax_kb.snippets.results import BlockResult, LoadedPage
 
 
 @dataclass

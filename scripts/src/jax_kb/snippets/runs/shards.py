@@ -14,7 +14,8 @@ import hashlib
 import re
 from dataclasses import dataclass
 
-from jax_kb.snippets.engine import Group, LoadedPage, group_pages
+from jax_kb.snippets.grouping import group_pages, group_signature
+from jax_kb.snippets.results import Group, LoadedPage
 
 SPEC = re.compile(r"^\s*(\d+)\s*/\s*(\d+)\s*$")
 
@@ -37,8 +38,9 @@ def parse_spec(text: str) -> ShardSpec:
 
 
 def group_id(group: Group) -> str:
-    """What a group is: the signatures of its blocks in page order (code with includes, fence options)."""
-    signature = repr(tuple(b.signature() for b in group.pages[0].blocks))
+    """What a group is: its settings and the signatures of its blocks in page order (code with includes,
+    fence options)."""
+    signature = repr(group_signature(group.pages[0]))
     return hashlib.sha256(signature.encode("utf-8")).hexdigest()[:16]
 
 

@@ -5,8 +5,8 @@ import re
 
 from jax_kb.atomic_write import write_atomic
 from jax_kb.markdown import InputError
-from jax_kb.snippets.engine import BlockResult
 from jax_kb.snippets.output_check import outputs_match
+from jax_kb.snippets.results import BlockResult, Status
 
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
 _PRINTED_BREAK = re.compile(r"\r\n|\r|\n")  # a printed "\r" (a progress line) is a line break too
@@ -45,7 +45,7 @@ def rewrite(text: str, results: list[BlockResult]) -> str:
     edits = []
     for r in results:
         fence, shown = r.block.output, _shown(r)
-        if fence is None or r.status != "passed" or shown is None:
+        if fence is None or r.status != Status.PASSED or shown is None:
             continue
         if outputs_match(r.block.expected, shown, r.block.rtol):
             continue
