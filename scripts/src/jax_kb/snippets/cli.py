@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
+import resource
 import sys
+import time
 from pathlib import Path
 
+from jax_kb.atomic_write import write_atomic
 from jax_kb.markdown import InputError, SiteConfig, load_site_config, markdown_files
 from jax_kb.snippets.runs import identity, merge
 from jax_kb.snippets.runs.identity import package_version
@@ -42,6 +46,9 @@ def parse_args(argv: list[str], prog: str | None = None) -> argparse.Namespace:
                         help="balance the shards by the durations in this earlier report (give every shard the same)")
     parser.add_argument("--reuse", metavar="REPORT",
                         help="reuse the passed results of the page groups unchanged since this earlier report")
+    parser.add_argument("--timings", metavar="FILE",
+                        help="write where the run's time and memory went (start-up, boxes, backend, compiling, "
+                             "the compilation cache, each page's code, the report) as JSON; make bench prints it")
     parser.add_argument("--require-isolation", action="store_true",
                         help="refuse to run (exit 2) where a protection of the page boxes is missing "
                              "(the runs that write the site's reports use it)")
@@ -151,6 +158,7 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
         pages = len({r.page.path for r in results})
         where = f"; the report of the {pages} finished pages is in {args.json}" if args.json else ""
         print(f"interrupted: stopped after {pages} pages{where}", file=sys.stderr)
+    report_started = time.perf_counter()
     if args.json:
         try:
             # A run that executed nothing (all reused, or an empty shard) learns its setup without JAX.
@@ -160,6 +168,11 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
         except InputError as exc:
             input_errors.append(exc)
             print(f"error: {exc}", file=sys.stderr)
+    if args.timings:
+        write_atomic(args.timings, json.dumps({
+            **engine.timings, "report_s": round(time.perf_counter() - report_started, 6),
+            "engine_peak_rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
+            "engine_cpu_s": round(sum(resource.getrusage(resource.RUSAGE_SELF)[:2]), 6)}, indent=1) + "\n")
     if interrupted:
         return 130
     if args.update_outputs:

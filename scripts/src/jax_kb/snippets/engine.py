@@ -173,6 +173,7 @@ class Engine:
     memory_limit: int | None = None  # per page process; None: a share of the machine's memory
     require_isolation: bool = False  # refuse to run where a protection of the page boxes is missing
     info: dict = field(default_factory=dict)
+    timings: dict = field(default_factory=dict)  # where the run's time went: zygote start-up, each page
 
     def run(self, loaded: list[LoadedPage], default_language: str = "en") -> Iterator[list[BlockResult]]:
         """Yields the results of each page, as soon as its group has run."""
@@ -185,12 +186,14 @@ class Engine:
                 "--memory-limit changes it)")
         pool = Pool(size, self.device, self.output_limit, self.cache_dir, memory_limit,
                     require_isolation=self.require_isolation)
+        self.info = pool.info  # filled as the pool learns it: the page boxes at start, the device from its probe
         try:
             for job in pool.run(jobs):
-                self.info = pool.info
+                self.timings.setdefault("pages", {})[job.key] = job.timings
                 group = groups[job.key]
                 for number, item in enumerate(group.pages):
                     yield page_results(item, job, plans[job.key], self.device, number == 0,
                                        self.check_outputs, note if pool.memory_limit else "")
         finally:
+            self.timings["zygote_start_s"] = round(pool.zygote_start_s, 6)
             pool.close()
