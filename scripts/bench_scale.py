@@ -26,42 +26,15 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
-from dataclasses import dataclass
 from pathlib import Path
 
-from scripts.bench import FLOOR, distinct_pages
+from scripts.bench import FLOOR, distinct_pages, timed
 from scripts.bench_corpus import LANGUAGES, change_page, write_corpus
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARD_GOAL = 1.2
 REUSE_GOAL = 0.1
 VOLATILE = ("duration_s",)  # what may differ between two runs of the same blocks
-
-
-@dataclass
-class Timed:
-    seconds: float
-    cpu: float
-    code: int
-    peak_rss_mib: float  # of the largest process of the run's tree
-
-    def __str__(self) -> str:
-        return f"{self.seconds:8.2f} s wall {self.cpu:8.2f} s CPU"
-
-
-def timed(command: list[str], env: dict) -> Timed:
-    start = time.perf_counter()
-    proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    # wait4 reports the CPU time of the process and the descendants it waited for, and the
-    # largest peak RSS among them.
-    _, status, usage = os.wait4(proc.pid, 0)
-    seconds = time.perf_counter() - start
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    if proc.returncode not in (0, 1):
-        print(f"  {' '.join(command[2:5])}... exited {proc.returncode}: {proc.stderr.read()[-2000:]}")
-    proc.stderr.close()
-    return Timed(seconds, usage.ru_utime + usage.ru_stime, proc.returncode, usage.ru_maxrss / 1024)
 
 
 def blocks(path: Path) -> list[dict]:

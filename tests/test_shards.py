@@ -92,3 +92,19 @@ def test_bad_shard_specs_are_refused_with_the_expected_form(text):
 
 def test_a_shard_spec_is_read():
     assert parse_spec(" 2/4 ") == ShardSpec(2, 4) and str(ShardSpec(2, 4)) == "2/4"
+
+
+def test_the_engine_starts_the_longest_groups_first(loaded):
+    """Within a run, the groups expected to take longest start first: by a report's seconds, else by blocks."""
+    from jax_kb.snippets.runs.shards import heaviest_first
+
+    groups = group_pages(loaded, "en")
+    by_blocks = [group_id(g) for g in group_pages(heaviest_first(loaded, "en"), "en")]
+    blocks = {group_id(g): len(g.pages[0].blocks) for g in groups}
+    assert [blocks[g] for g in by_blocks] == sorted(blocks.values(), reverse=True)
+    slowest = group_id(min(groups, key=lambda g: len(g.pages[0].blocks)))  # few blocks, yet the slowest
+    report = {"blocks": [{"group": group_id(g), "executed": True, "file": "x",
+                          "duration_s": 1000.0 if group_id(g) == slowest else 1.0} for g in groups]}
+    ordered = heaviest_first(loaded, "en", report)
+    assert group_id(group_pages(ordered, "en")[0]) == slowest
+    assert sorted(p.page.path for p in ordered) == sorted(p.page.path for p in loaded)

@@ -355,3 +355,16 @@ def test_update_outputs_fences_printed_fence_markers_and_breaks_printed_carriage
     assert b"\r" not in after
     done = cli(str(page))
     assert done.returncode == 0 and "1 passed" in done.stdout, done.stdout + done.stderr
+
+
+def test_timings_say_where_the_runs_time_and_memory_went(tmp_path):
+    page = tmp_path / "timed.md"
+    page.write_text("# timed\n\n```python\nimport jax, jax.numpy as jnp\nprint(jax.jit(jnp.sin)(0.0))\n```\n")
+    done = cli(str(page), "--timings", str(tmp_path / "timings.json"))
+    assert done.returncode == 0, done.stderr
+    timings = json.loads((tmp_path / "timings.json").read_text())
+    assert timings["zygote_start_s"] > 0 and timings["engine_peak_rss"] > 0 and "report_s" in timings
+    phases = timings["pages"][f"{page}#0"]  # the page's first (here its only) job
+    for phase in ("box", "wall", "trace", "lower", "compile", "peak_rss"):  # a cold cache: it compiles
+        assert phases[phase] > 0, phase
+    assert phases["wall"] >= phases["compile"]

@@ -7,9 +7,13 @@ snippets merge A.json B.json ... --json OUT
 from __future__ import annotations
 
 import argparse
+import json
+import resource
 import sys
+import time
 from pathlib import Path
 
+from jax_kb.atomic_write import write_atomic
 from jax_kb.markdown import InputError
 from jax_kb.snippets.run_options import DEFAULT_OUTPUT_LIMIT, RunOptions
 from jax_kb.snippets.run_pages import run_pages
@@ -45,6 +49,9 @@ def parse_args(argv: list[str], prog: str | None = None) -> argparse.Namespace:
                         help="balance the shards by the durations in this earlier report (give every shard the same)")
     parser.add_argument("--reuse", metavar="REPORT",
                         help="reuse the passed results of the page groups unchanged since this earlier report")
+    parser.add_argument("--timings", metavar="FILE",
+                        help="write where the run's time and memory went (start-up, boxes, backend, compiling, "
+                             "the compilation cache, each page's code, the report) as JSON; make bench prints it")
     parser.add_argument("--require-isolation", action="store_true",
                         help="refuse to run (exit 2) where a protection of the page boxes is missing "
                              "(the runs that write the site's reports use it)")
@@ -124,12 +131,19 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
         pages = len({r.page.path for r in run.results})
         where = f"; the report of the {pages} finished pages is in {args.json}" if args.json else ""
         print(f"interrupted: stopped after {pages} pages{where}", file=sys.stderr)
+    report_started = time.perf_counter()
     if args.json:
         try:
             write_report(args.json, run.report())
         except InputError as exc:
             input_errors.append(exc)
             print(f"error: {exc}", file=sys.stderr)
+    if args.timings:
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        write_atomic(args.timings, json.dumps({
+            **(run.engine.timings if run.engine else {}), "report_s": round(time.perf_counter() - report_started, 6),
+            "engine_peak_rss": usage.ru_maxrss * 1024, "engine_cpu_s": round(usage.ru_utime + usage.ru_stime, 6),
+        }, indent=1) + "\n")
     if interrupted:
         return 130
     if args.update_outputs:

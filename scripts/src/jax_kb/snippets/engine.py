@@ -264,6 +264,7 @@ class Engine:
         self.options = options or RunOptions()
         self.site = site
         self.info: dict = {}  # the setup the pages ran on, once one has run
+        self.timings: dict = {}  # where the run's time went: the zygote's start-up, each job (sandbox/timings.py)
 
     def run(self, loaded: list[LoadedPage], default_language: str = "en") -> Iterator[list[BlockResult]]:
         """Yields the results of each page, as soon as its group has run."""
@@ -289,9 +290,10 @@ class Engine:
                     require_isolation=options.require_isolation)
         waiting = {key: len(plan.jobs) for key, plan in plans.items() if plan.jobs}
         outcomes: dict[str, dict[int, Outcome]] = {key: dict(plan.decided) for key, plan in plans.items()}
+        self.info = pool.info  # filled as the pool learns it: the page boxes at start, the device from its probe
         try:
             for job in pool.run([job for _, _, job in jobs.values()]):
-                self.info = pool.info
+                self.timings.setdefault("pages", {})[job.key] = job.timings
                 key, job_plan, _ = jobs[job.key]
                 stop = groups[key].pages[0].settings.after_failure == "stop"
                 outcomes[key].update(judge_job(job_plan, job, stop, options.check_outputs,
@@ -300,6 +302,7 @@ class Engine:
                 if not waiting[key]:
                     yield from self._group_results(groups[key], outcomes[key])
         finally:
+            self.timings["zygote_start_s"] = round(pool.zygote_start_s, 6)
             pool.close()
 
     @staticmethod

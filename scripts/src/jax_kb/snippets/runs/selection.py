@@ -50,4 +50,5 @@ def select(loaded: list[LoadedPage], default_language: str, device: str, shard: 
         out.to_run, out.reused_results, out.reused = plan.remaining, plan.results, plan.reused
         out.notes.append(plan.note or f"{reuse_source}: reused the results of {len(plan.reused)} more pages, "
                                       f"{len(plan.remaining)} pages to run")
+    out.to_run = shards.heaviest_first(out.to_run, default_language, durations_report or reuse_report)
     return out

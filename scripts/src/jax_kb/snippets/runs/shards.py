@@ -83,6 +83,15 @@ def weights(groups: list[Group], durations: dict[str, float] | None = None) -> d
     return {gid: durations.get(gid, per_block * n) for gid, n in blocks.items()}
 
 
+def heaviest_first(loaded: list[LoadedPage], default_language: str, report: dict | None = None) -> list[LoadedPage]:
+    """The pages in the order the engine should start them: the groups expected to take longest
+    first (weighed as for the shards), so that no core waits at the end on one long page."""
+    groups = group_pages(loaded, default_language)
+    cost = weights(groups, durations_by_group(groups, report) if report else None)
+    order = {p.page.path: (-cost[group_id(g)], group_id(g)) for g in groups for p in g.pages}
+    return sorted(loaded, key=lambda p: order.get(p.page.path, (0.0, "")))
+
+
 def partition(cost: dict[str, float], count: int) -> list[list[str]]:
     """The group ids split into `count` shards of about equal weight; the same inputs give the same
     split. Groups that weigh nothing (reused ones) come last and go to the shard with the fewest

@@ -40,6 +40,14 @@ class PageGroup:
         events = self._read("memory.events" if self.version == 2 else "memory.oom_control")
         return events.get("oom_kill", 0) > 0
 
+    def peak_memory(self) -> int | None:
+        """The most memory the page's processes held at once, in bytes."""
+        for folder in self.folders:
+            for name in ("memory.peak", "memory.max_usage_in_bytes"):
+                with contextlib.suppress(OSError, ValueError):
+                    return int((folder / name).read_text())
+        return None
+
     def hit_process_limit(self) -> bool:
         return self._read("pids.events").get("max", 0) > 0
 

@@ -71,6 +71,9 @@ class FactReader:
             self.current = None
         elif event == "done":
             _require(self.current is None, "the end of the page in the middle of a block")
+            timings = fact.get("timings", {})
+            _require(isinstance(timings, dict) and all(isinstance(k, str) and isinstance(v, (int, float))
+                                                       for k, v in timings.items()), "malformed timings")
             self.done = True
         else:
             raise ChannelError(f"an unknown {event!r} message")

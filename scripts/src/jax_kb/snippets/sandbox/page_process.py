@@ -11,6 +11,8 @@ import sys
 import time
 import traceback
 
+from jax_kb.snippets.sandbox import timings
+
 BLOCK_FILE = "<block-{}>"
 KEPT_OUTPUT = 10_000  # of a block that printed past the limit, the start is kept for the report
 MESSAGE_LIMIT = 20_000
@@ -82,7 +84,7 @@ def run_page(jax, blocks: list[dict], output_limit: int, emit) -> None:
         emit(fact)
         if exc is not None and not block["raises"] or fact["output_limit"] or isinstance(exc, SystemExit):
             break
-    emit({"event": "done"})
+    emit({"event": "done", "timings": timings.snapshot()})
 
 
 def describe_device(jax, jaxlib) -> dict:

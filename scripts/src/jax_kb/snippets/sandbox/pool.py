@@ -55,6 +55,7 @@ class Job:
     probe: bool = False
     device: dict = field(default_factory=dict)  # the probe's facts
     limits_hit: list[str] = field(default_factory=list)  # a sentence for each limit of its box the page reached
+    timings: dict = field(default_factory=dict)  # where its time went (timings.py), for --timings
 
 
 @dataclass
@@ -72,6 +73,7 @@ class _Running:
     deadline: float = 0.0
     overdue: str = ""  # what the page failed to do by the deadline
     ending: float | None = None  # when the engine asked the keeper to end the page
+    done_at: float | None = None  # when the page told of its end
 
     def tail(self) -> str:
         return self.output_tail.decode("utf-8", "replace").strip()
@@ -136,6 +138,7 @@ class Pool:
         self.boxed = False
         self.box_problem = ""
         self.cgroups: Cgroups | None = None
+        self.zygote_start_s = 0.0  # spawning zygotes until they are ready: starting Python and JAX
 
     # --- the zygote -------------------------------------------------------------------------
 
@@ -148,6 +151,7 @@ class Pool:
         env = dict(self.page_env, PYTHONPATH=str(PACKAGE_PARENT),
                    SNIPPETS_PROBE_BOX=json.dumps(self._probe_spec().to_json()),
                    **{CONTROL_FD_VARIABLE: str(theirs.fileno())})
+        spawned = time.monotonic()
         with open(self.zygote_log, "wb") as log:
             self.zygote = subprocess.Popen([sys.executable, "-P", "-m", "jax_kb.snippets.sandbox.zygote"], cwd=self.root,
                                            env=env, pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL,
@@ -158,6 +162,7 @@ class Pool:
         ready = self._control_message(STARTUP_TIMEOUT)
         if not ready.get("ready"):
             raise EngineError(f"the engine's zygote did not start: {self._zygote_tail()}")
+        self.zygote_start_s += time.monotonic() - spawned
         return ready
 
     def _start(self) -> None:
@@ -165,9 +170,13 @@ class Pool:
         self.boxed = not ready["no_box"]
         self.box_problem = ready["no_box"]
         self.cgroups = Cgroups(f"jax-kb-{os.getpid()}-{secrets.token_hex(4)}") if self.boxed else None
-        probe = Job("probe", [], 0, probe=True)
-        for _ in self.run([probe]):
-            pass
+        self.info["protections"] = self.protections()
+        if self.require_isolation and self.missing_protections():
+            raise EngineError("this run must have every protection of the page boxes, and these are off: "
+                              + "; ".join(self.missing_protections()))
+
+    def _take_probe(self, probe: Job) -> None:
+        """What the device probe found: this run's JAX and device, or why the run cannot go on."""
         device = probe.device
         if probe.failure or "error" in device or not device:
             why = device.get("error") or (probe.failure or {}).get("message", "no answer")
@@ -176,11 +185,7 @@ class Pool:
         if device["backend"] != self.device:
             raise EngineError(f"no {self.device.upper()} found: JAX's default backend is {device['backend']!r} "
                               f"(devices: {', '.join(device['devices'])})")
-        self.info = {key: device[key] for key in ("jax", "jaxlib", "python", "device_kind")}
-        self.info["protections"] = self.protections()
-        if self.require_isolation and self.missing_protections():
-            raise EngineError("this run must have every protection of the page boxes, and these are off: "
-                              + "; ".join(self.missing_protections()))
+        self.info.update({key: device[key] for key in ("jax", "jaxlib", "python", "device_kind")})
 
     def protections(self) -> dict:
         """What this run's boxes are made of, for the report; a value starting "off" is missing."""
@@ -320,6 +325,11 @@ class Pool:
 
     def _finish(self, page: _Running) -> Job:
         self._drain(page)
+        now, timings = time.monotonic(), page.job.timings
+        if "box_ready_at" in timings:
+            timings["box"] = round(timings.pop("box_ready_at") - page.launched, 6)
+        timings.update(wall=round(now - page.launched, 6),
+                       **({"exit": round(now - page.done_at, 6)} if page.done_at else {}))
         for fd in (page.facts, page.output):
             with contextlib.suppress(KeyError, ValueError):
                 self.selector.unregister(fd)
@@ -334,6 +344,8 @@ class Pool:
                     page.job.limits_hit.append(sentence)
             if page.group.hit_process_limit():
                 page.job.limits_hit.append(f"the page reached its limit of {self.process_limit} processes and threads")
+            if (peak := page.group.peak_memory()) is not None:
+                timings["peak_memory"] = peak
             page.group.kill_all()  # nothing is left by now (the page's namespace ended): should it be, it ends
             page.group.remove()
         self.running.pop(next(k for k, v in self.running.items() if v is page), None)
@@ -391,6 +403,8 @@ class Pool:
             page.deadline, page.overdue = now + BETWEEN_BLOCKS_S, "next"
         elif event == "done":
             page.deadline, page.overdue = now + BETWEEN_BLOCKS_S, "exit"
+            page.done_at = now
+            page.job.timings.update(fact.get("timings", {}))
 
     def _expire(self, page: _Running) -> None:
         what = page.overdue
@@ -448,6 +462,9 @@ class Pool:
             return  # without starting JAX: a shard or a --reuse run may have nothing left to run
         if self.control is None:
             self._start()
+            # The device probe runs beside the first pages, not before them: a run on the wrong device
+            # stops as soon as it ends.
+            jobs = [Job("probe", [], 0, probe=True), *jobs]
         queue = deque(jobs)
         pending = len(jobs)
         while pending:
@@ -464,7 +481,10 @@ class Pool:
                         try:
                             for done in self._control():
                                 pending -= 1
-                                yield done
+                                if done.probe:
+                                    self._take_probe(done)
+                                else:
+                                    yield done
                         except ConnectionError:
                             lost = True
                             break
@@ -474,7 +494,10 @@ class Pool:
             if lost:
                 for done in self._recover():
                     pending -= 1
-                    yield done
+                    if done.probe:
+                        self._take_probe(done)
+                    else:
+                        yield done
 
     def _control(self) -> Iterator[Job]:
         while True:

@@ -18,7 +18,7 @@ import socket
 import sys
 import tempfile
 
-from jax_kb.snippets.sandbox import box, kernel, page_process
+from jax_kb.snippets.sandbox import box, kernel, page_process, timings
 
 CONTROL_FD_VARIABLE = "SNIPPETS_CONTROL_FD"
 ORPHAN_SCAN_S = 0.5  # while no page exits, how often processes reparented to us are looked for
@@ -63,6 +63,7 @@ def _page(jax, request: dict, spec: box.BoxSpec, job_fd: int, facts_fd: int, out
         cache = spec.cache_dir
     if cache:
         jax.config.update("jax_compilation_cache_dir", cache)
+    timings.mark("box_ready_at")
     facts = open(FACTS_FD, "w", buffering=1, encoding="utf-8")
 
     def emit(fact: dict) -> None:
@@ -220,6 +221,7 @@ def main() -> None:
 
     jax.config.update("jax_persistent_cache_min_compile_time_secs", 0)
     jax.config.update("jax_persistent_cache_min_entry_size_bytes", 0)
+    timings.install(jax)
     no_box = _probe_box(probe)
     _send(control, {"ready": True, "no_box": no_box, "orphans_killed": kernel.become_subreaper()})
     serve(control, jax)
