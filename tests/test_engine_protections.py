@@ -272,14 +272,15 @@ def test_temporary_folders_are_removed(tmp_path, monkeypatch):
 def test_ctrl_c_writes_the_finished_pages_and_exits_130(tmp_path):
     scratch = tmp_path / "tmp"
     scratch.mkdir()
-    page(tmp_path, "a_quick", ("print('done')", "done"))
+    # Two blocks: the heavier page starts first (pages run longest first), then the hang.
+    page(tmp_path, "a_quick", "x = 1", ("print('done')", "done"))
     page(tmp_path, "b_hang", "import time\ntime.sleep(60)")
     report = tmp_path / "report.json"
     proc = subprocess.Popen([sys.executable, "-m", "scripts.snippets", str(tmp_path), "-j", "1", "--json", str(report)],
                             cwd=ROOT, env=dict(os.environ, TMPDIR=str(scratch)),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     for line in proc.stdout:
-        if "a_quick.md: 1 passed" in line:
+        if "a_quick.md: 2 passed" in line:
             break
     time.sleep(0.5)
     proc.send_signal(signal.SIGINT)
@@ -287,7 +288,7 @@ def test_ctrl_c_writes_the_finished_pages_and_exits_130(tmp_path):
     assert proc.returncode == 130, stderr
     assert "Traceback" not in stderr and "interrupted: stopped after 1 pages" in stderr
     blocks = json.loads(report.read_text())["blocks"]
-    assert [(Path(b["file"]).name, b["status"]) for b in blocks] == [("a_quick.md", "passed")]
+    assert [(Path(b["file"]).name, b["status"]) for b in blocks] == [("a_quick.md", "passed")] * 2
     assert list(scratch.iterdir()) == []
 
 
