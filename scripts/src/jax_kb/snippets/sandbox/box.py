@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from jax_kb.snippets.sandbox import kernel
 
-NAMESPACES = os.CLONE_NEWNS | os.CLONE_NEWPID | os.CLONE_NEWNET | os.CLONE_NEWIPC | os.CLONE_NEWUTS
+NAMESPACES = kernel.CLONE_NEWNS | kernel.CLONE_NEWPID | kernel.CLONE_NEWNET | kernel.CLONE_NEWIPC | kernel.CLONE_NEWUTS
 TMP = "/tmp"
 WORKDIR = "/tmp/work"
 HOME = "/tmp/home"
@@ -54,10 +54,10 @@ def take_namespaces() -> None:
     """In the keeper: new namespaces for the next child. Unprivileged, a user namespace first, mapping
     our own ids, so that files keep their owner and the namespaces can be made at all."""
     if os.geteuid() == 0:
-        os.unshare(NAMESPACES)
+        kernel.unshare(NAMESPACES)
         return
     uid, gid = os.getuid(), os.getgid()
-    os.unshare(os.CLONE_NEWUSER | NAMESPACES)
+    kernel.unshare(kernel.CLONE_NEWUSER | NAMESPACES)
     with open("/proc/self/setgroups", "w") as f:
         f.write("deny")
     with open("/proc/self/uid_map", "w") as f:

@@ -10,6 +10,9 @@ import struct
 
 _libc = ctypes.CDLL(None, use_errno=True)
 
+# Python 3.12 has os.unshare and these; the engine runs on 3.11 too.
+CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC = 0x20000, 0x4000000, 0x8000000
+CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = 0x10000000, 0x20000000, 0x40000000
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 0x1, 0x2, 0x4, 0x8
 MS_BIND, MS_REC, MS_PRIVATE = 0x1000, 0x4000, 0x40000
 MOUNT_ATTR_RDONLY, MOUNT_ATTR_NOSUID = 0x1, 0x2
@@ -30,6 +33,10 @@ def _check(result: int, what: str) -> None:
 
 def _path(path: str | None) -> bytes | None:
     return None if path is None else os.fsencode(path)
+
+
+def unshare(flags: int) -> None:
+    _check(_libc.unshare(ctypes.c_int(flags)), "unshare")
 
 
 def mount(source: str | None, target: str, fstype: str | None, flags: int, data: str | None = None) -> None:

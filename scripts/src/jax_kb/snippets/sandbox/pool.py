@@ -3,6 +3,7 @@ deadlines by its own clock, their output and their channel, and ends each box wh
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import hashlib
 import json
 import os
@@ -104,8 +105,6 @@ def _job_file(blocks: list[dict]) -> int:
     view = memoryview(data)
     while view:
         view = view[os.write(fd, view):]
-    import fcntl
-
     fcntl.fcntl(fd, fcntl.F_ADD_SEALS, fcntl.F_SEAL_SEAL | fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_GROW | fcntl.F_SEAL_WRITE)
     os.lseek(fd, 0, os.SEEK_SET)
     return fd
