@@ -455,6 +455,13 @@ class Pool:
         self._spawn()
         return finished
 
+    def _delivered(self, job: Job) -> list[Job]:
+        """A finished job for the caller; the device probe's facts are the pool's own."""
+        if job.probe:
+            self._take_probe(job)
+            return []
+        return [job]
+
     def run(self, jobs: list[Job]) -> Iterator[Job]:
         """Runs every job, yielding each as it finishes; a page that dies or hangs fails only its block."""
         if not jobs:
@@ -480,10 +487,7 @@ class Pool:
                         try:
                             for done in self._control():
                                 pending -= 1
-                                if done.probe:
-                                    self._take_probe(done)
-                                else:
-                                    yield done
+                                yield from self._delivered(done)
                         except ConnectionError:
                             lost = True
                             break
@@ -493,10 +497,7 @@ class Pool:
             if lost:
                 for done in self._recover():
                     pending -= 1
-                    if done.probe:
-                        self._take_probe(done)
-                    else:
-                        yield done
+                    yield from self._delivered(done)
 
     def _control(self) -> Iterator[Job]:
         while True:
