@@ -8,6 +8,8 @@ namespace per page or per block, and the doctest flags of interpreter sessions.
 from __future__ import annotations
 
 import fnmatch
+import functools
+import os
 import re
 import tomllib
 from dataclasses import dataclass, field, replace
@@ -82,8 +84,18 @@ class ProjectConfig:
         return settings
 
     def _relative(self, path: Path) -> str:
-        resolved = Path(path).resolve()
-        return resolved.relative_to(self.root).as_posix() if resolved.is_relative_to(self.root) else resolved.as_posix()
+        resolved, root = _real_path(os.fspath(path)), os.fspath(self.root)
+        return os.path.relpath(resolved, root) if resolved.startswith(root + os.sep) else resolved
+
+
+# Thousands of pages share a few folders: each folder is resolved once, a file only when it is a link.
+_real_folder = functools.lru_cache(maxsize=None)(os.path.realpath)
+
+
+def _real_path(path: str) -> str:
+    folder, name = os.path.split(os.path.abspath(path))
+    real = os.path.join(_real_folder(folder), name)
+    return os.path.realpath(real) if os.path.islink(real) else real
 
 
 def _matches(relative: str, patterns: tuple[str, ...]) -> bool:
