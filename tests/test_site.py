@@ -97,6 +97,23 @@ def test_no_internal_link_or_anchor_is_broken(pages, built_site):
     assert not broken, broken[:20]
 
 
+def test_every_heading_has_a_fixed_id_the_same_in_every_language(pages):
+    """Ids made from a heading's text would differ between languages (a Russian heading's is "_1"): links and the
+    switcher's anchors would break. The term index's letters are the one exception: each language has its own."""
+    ids = {}
+    for rel, page in pages.items():
+        if rel.endswith("404.html"):
+            continue
+        assert page.headings, rel
+        assert None not in page.headings, f"{rel}: a heading without an id"
+        ids.setdefault(page_path(rel), {})[language_of_page(rel)] = [
+            heading_id for heading_id in page.headings if not heading_id.startswith("letter-")]
+    for path, by_lang in ids.items():
+        for lang, found in by_lang.items():
+            assert found == by_lang[DEFAULT], (path, lang, found, by_lang[DEFAULT])
+            assert not [heading_id for heading_id in found if heading_id.startswith("_")], (path, lang)
+
+
 def test_edit_link_names_the_markdown_source_of_the_language_read(pages):
     edits = {href for href, a in pages["es/glossary/vmap/index.html"].links if "edit" in a.get("title", "").lower()
              or "/edit/" in href}

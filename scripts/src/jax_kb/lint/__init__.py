@@ -26,7 +26,7 @@ def lint_page(page: Page) -> list[InputError]:
     text = prose(page)
     problems = (raw_html_problems(page, text) + attr_list_problems(page, text) + abbreviation_problems(page, text)
                 + url_problems(page, text) + image_problems(page, text) + fence_problems(page)
-                + front_matter_problems(page) + heading_id_problems(page) + trojan_source_problems(page)
+                + front_matter_problems(page) + heading_id_problems(page, text) + trojan_source_problems(page)
                 + unchecked_error_problems(page))
     return sorted(problems, key=lambda p: p.line or 0)
 
