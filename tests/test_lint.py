@@ -294,3 +294,16 @@ def test_files_in_docs_that_are_neither_pages_nor_images_are_refused():
         ("assets/loader", None, f"a file without an extension {reason}"),
         ("page.html", None, f"a .html file {reason}"),
     ]
+
+
+def test_a_site_in_one_language_may_leave_heading_ids_to_the_text_but_not_the_themes(tmp_path):
+    """Another project's docs, in one language: no id differs between languages, but `## __toc` still takes the
+    theme's id."""
+    (tmp_path / "mkdocs.yml").write_text("site_name: x\n")
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text("# Home\n\n## Usage\n\n<h2>Raw</h2>\n\n## __toc\n")
+    problems, unreadable = lint_files([tmp_path / "docs"], load_site_config(tmp_path / "mkdocs.yml"))
+    assert unreadable == []
+    assert [(p.line, p.message) for p in problems] == [
+        (7, "heading '__toc' gets the id '__toc' from its text, one the theme or the site gives its own elements: "
+            "give it another with { #id }")]

@@ -22,11 +22,11 @@ from jax_kb.lint.unchecked_errors import unchecked_error_problems
 from jax_kb.lint.urls import url_problems
 
 
-def lint_page(page: Page) -> list[InputError]:
+def lint_page(page: Page, config: SiteConfig) -> list[InputError]:
     text = prose(page)
     problems = (raw_html_problems(page, text) + attr_list_problems(page, text) + abbreviation_problems(page, text)
                 + url_problems(page, text) + image_problems(page, text) + fence_problems(page)
-                + front_matter_problems(page) + heading_id_problems(page, text) + trojan_source_problems(page)
+                + front_matter_problems(page) + heading_id_problems(page, text, len(config.languages) > 1) + trojan_source_problems(page)
                 + unchecked_error_problems(page))
     return sorted(problems, key=lambda p: p.line or 0)
 
@@ -40,5 +40,5 @@ def lint_files(paths: list[Path], config: SiteConfig) -> tuple[list[InputError],
         except InputError as exc:
             unreadable.append(exc)
             continue
-        problems.extend(lint_page(page))
+        problems.extend(lint_page(page, config))
     return problems, unreadable
