@@ -1,6 +1,6 @@
 """Code annotations in Chromium, in every language: a guide's `# (1)!` marker opens its note with
-the text the page's list gives it, the marker's own text never shows, and the copy button copies
-code that still compiles, without the marker."""
+the text the page's list gives it, the marker's own text never shows, the copy button copies
+code that still compiles, without the marker, and axe-core finds nothing on the page with a note open."""
 from __future__ import annotations
 
 import re
@@ -8,6 +8,7 @@ import re
 import pytest
 
 from jax_kb.markdown import load_site_config
+from test_browser_a11y import SCHEMES, violations
 from test_browser_reader import ROOT, base_url, folder, Tab  # noqa: F401 (base_url: the served site, a fixture)
 
 pytestmark = pytest.mark.browser
@@ -62,3 +63,18 @@ def test_an_annotation_opens_with_its_note_and_the_copy_button_copies_runnable_c
     lines = [line.rstrip() for line in copied.split("\n")]
     assert lines == [MARKER.sub("", line).rstrip() for line in code.rstrip("\n").split("\n")]
     compile(copied, f"<copied from {GUIDE} ({lang})>", "exec")
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize("lang", LANGS)
+def test_axe_finds_no_violation_with_an_annotation_open(browser, base_url, lang, scheme):  # noqa: F811
+    # bypass_csp: the site's Content-Security-Policy would refuse the injected axe script.
+    opened = Tab(browser, viewport={"width": 1280, "height": 900}, color_scheme=scheme, bypass_csp=True)
+    try:
+        opened.page.goto(f"{base_url}{folder(lang)}guides/{GUIDE}/")
+        opened.page.wait_for_load_state("load")
+        opened.page.locator("article .md-annotation__index").first.click(force=True)
+        opened.page.locator("article .md-annotation .md-tooltip").first.wait_for(state="visible")
+        assert violations(opened.page) == []
+    finally:
+        opened.context.close()
