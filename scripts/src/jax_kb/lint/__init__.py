@@ -1,6 +1,7 @@
 """Safety and correctness lint of the Markdown pages: raw HTML, attribute lists and abbreviations
 outside the allowlist (scripts/src/jax_kb/lint/allowlist.py), unsafe or plain http:// URLs, markup in front
-matter, images without alt text, fences with an unknown language or option, ids of the theme's,
+matter, images without alt text, fences with an unknown language or option, ids of the theme's, headings
+without an id of their own (on a site in several languages),
 Trojan Source, error messages in text blocks that nothing checks, and files in docs/ that are
 neither pages nor images."""
 from __future__ import annotations
