@@ -30,15 +30,23 @@ class HtmlPage:
     lang: str | None = None
     ids: set[str] = field(default_factory=set)
     links: list[tuple[str, dict]] = field(default_factory=list)  # (href, attributes of the <a>)
+    headings: list[str | None] = field(default_factory=list)  # the id of each <h1>-<h6> of the page's article
 
 
 class _Reader(HTMLParser):
     def __init__(self):
         super().__init__(convert_charrefs=True)
         self.page = HtmlPage()
+        self._articles = 0
+
+    def handle_endtag(self, tag):
+        self._articles -= tag == "article"
 
     def handle_starttag(self, tag, attrs):
         attributes = dict(attrs)
+        self._articles += tag == "article"
+        if self._articles and tag in ("h1", "h2", "h3", "h4", "h5", "h6"):
+            self.page.headings.append(attributes.get("id"))
         if tag == "html":
             self.page.lang = attributes.get("lang")
         for key in ("id", "name"):

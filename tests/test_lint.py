@@ -16,6 +16,8 @@ LANGUAGES = "text, bash, console, shell, yaml, toml, json, markdown, md, ini, di
             "html, css, js, javascript"
 KEYS = "title, summary, kind, tags, related, aliases, translation_of"
 EMBED = "tag: pages may not run or embed other documents; link to the content instead"
+NO_ID = ("has no id of its own, so its id would come from its text and differ between languages: add { #id } at "
+         "its end, the same id in every language")
 
 
 @pytest.fixture(scope="module")
@@ -239,12 +241,21 @@ def test_ids_of_the_theme_and_the_site_are_refused_in_html_attribute_lists_and_h
         (11, f"id '__code_0' {taken}"),
         (14, f"id '__drawer' {taken}"),
         (16, f"id '__search' {taken}"),
-        (18, "heading '__toc' gets the id '__toc' from its text, one the theme or the site gives its own elements: "
-             "give it another with { #id }"),
+        (18, f"heading '__toc' {NO_ID}"),
         (20, f"id 'related' {taken}"),
         (22, "attribute name= is not allowed on <a>"),
         (24, f"id 'letter-a' {taken}"),
         (28, f"id '__anything' {taken}"),
+    ]
+
+
+def test_every_heading_needs_an_id_of_its_own_in_markdown_and_in_raw_html(linted):
+    assert linted[0]["heading-ids.md"] == [
+        (9, f"heading 'Определение' {NO_ID}"),
+        (11, f"heading 'Setext heading' {NO_ID}"),
+        (14, f"heading 'In a blockquote' {NO_ID}"),
+        (18, f"heading 'In a list item' {NO_ID}"),
+        (20, "raw '<h2>' has no id=: give it one, the same in every language"),
     ]
 
 
@@ -283,3 +294,16 @@ def test_files_in_docs_that_are_neither_pages_nor_images_are_refused():
         ("assets/loader", None, f"a file without an extension {reason}"),
         ("page.html", None, f"a .html file {reason}"),
     ]
+
+
+def test_a_site_in_one_language_may_leave_heading_ids_to_the_text_but_not_the_themes(tmp_path):
+    """Another project's docs, in one language: no id differs between languages, but `## __toc` still takes the
+    theme's id."""
+    (tmp_path / "mkdocs.yml").write_text("site_name: x\n")
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text("# Home\n\n## Usage\n\n<h2>Raw</h2>\n\n## __toc\n")
+    problems, unreadable = lint_files([tmp_path / "docs"], load_site_config(tmp_path / "mkdocs.yml"))
+    assert unreadable == []
+    assert [(p.line, p.message) for p in problems] == [
+        (7, "heading '__toc' gets the id '__toc' from its text, one the theme or the site gives its own elements: "
+            "give it another with { #id }")]

@@ -51,9 +51,9 @@ def test_new_page_has_complete_front_matter_and_the_section_skeleton(project, ki
     page, config = scaffolded(project, kind, "scan")
     assert list(page.meta) == ["title", "summary", "kind", "tags", "related", "aliases"]
     assert page.meta["kind"] == kind
-    assert [heading_id for heading_id, _ in page.heading_ids()] == ids
+    assert [heading_id for heading_id, _ in page.heading_ids()] == ["scan", *ids]  # the title's id is the slug
     assert front_matter_problems(page, load_catalog(config)) == []
-    assert lint_page(page) == []
+    assert lint_page(page, config) == []
     blocks = page_blocks(page)
     assert blocks[0].output is not None
     assert [b.raises for b in blocks if b.raises] == ["TypeError"]

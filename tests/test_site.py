@@ -3,6 +3,7 @@ the reader on the same page, and no internal link or anchor that leads nowhere."
 from __future__ import annotations
 
 import posixpath
+import re
 from urllib.parse import unquote, urlsplit
 
 import pytest
@@ -95,6 +96,47 @@ def test_no_internal_link_or_anchor_is_broken(pages, built_site):
             elif not (built_site / target).exists():
                 broken.append((rel, href, "no such file"))
     assert not broken, broken[:20]
+
+
+def test_every_heading_has_a_fixed_id_the_same_in_every_language(pages):
+    """Ids made from a heading's text would differ between languages (a Russian heading's is "_1"): links and the
+    switcher's anchors would break. The term index's letters are the one exception: each language has its own."""
+    ids = {}
+    for rel, page in pages.items():
+        if rel.endswith("404.html"):
+            continue
+        assert page.headings, rel
+        assert None not in page.headings, f"{rel}: a heading without an id"
+        ids.setdefault(page_path(rel), {})[language_of_page(rel)] = [
+            heading_id for heading_id in page.headings if not heading_id.startswith("letter-")]
+    for path, by_lang in ids.items():
+        for lang, found in by_lang.items():
+            assert found == by_lang[DEFAULT], (path, lang, found, by_lang[DEFAULT])
+            assert not [heading_id for heading_id in found if heading_id.startswith("_")], (path, lang)
+
+
+CODE_BLOCK = re.compile(r'<div class="language-python highlight">.*?</div>', re.S)
+MARKER = re.compile(r'<span class="c1"># \((\d+)\)!</span>')
+NOTES = re.compile(r"\s*<ol>(.*?)</ol>", re.S)
+
+
+def test_every_code_annotation_marker_has_its_note_right_after_its_block(built_site):
+    """Material turns `# (1)!` into a marker only when an ordered list follows the block at once; otherwise
+    the reader sees the comment. Each block's markers are 1..n, and its list has n notes."""
+    annotated = 0
+    for path in built_site.rglob("*.html"):
+        html = path.read_text(encoding="utf-8")
+        for block in CODE_BLOCK.finditer(html):
+            markers = MARKER.findall(block[0])
+            if not markers:
+                continue
+            annotated += 1
+            notes = NOTES.match(html, block.end())
+            where = f"{path.relative_to(built_site)}: block with markers {markers}"
+            assert notes, f"{where} is not followed by its list of notes"
+            assert markers == [str(n) for n in range(1, len(markers) + 1)], where
+            assert notes[1].count("<li>") == len(markers), where
+    assert annotated >= 4 * len(LANGS)
 
 
 def test_edit_link_names_the_markdown_source_of_the_language_read(pages):

@@ -66,6 +66,17 @@
   nameCodeNavs();
   new MutationObserver(nameCodeNavs).observe(document.body, { childList: true, subtree: true });
 
+  /* Material's code annotation markers are links that show their number through CSS only:
+     each gets that number as its name, so that it has one for a screen reader (axe: link-name). */
+  function nameAnnotationMarkers() {
+    document.querySelectorAll(".md-annotation__index:not([aria-label])").forEach(function (marker) {
+      var number = marker.querySelector("[data-md-annotation-id]");
+      if (number) marker.setAttribute("aria-label", number.getAttribute("data-md-annotation-id"));
+    });
+  }
+  nameAnnotationMarkers();
+  new MutationObserver(nameAnnotationMarkers).observe(document.body, { childList: true, subtree: true });
+
   /* A code block wider than its column says so: a fade at the edge that scrolls. */
   function markScrollable() {
     document.querySelectorAll(".highlight pre > code").forEach(function (code) {

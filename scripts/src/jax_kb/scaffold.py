@@ -44,7 +44,7 @@ def new_page(root: Path, kind: str, name: str) -> Path:
         raise Refused(f"{taken[0].relative_to(root)} already exists: choose another name (slugs are unique "
                       "across the glossary and the guides), or edit that page")
     title = name if kind == "term" else name.replace("-", " ").capitalize()
-    text = string.Template((TEMPLATES / f"{kind}.md").read_text(encoding="utf-8")).substitute(title=title)
+    text = string.Template((TEMPLATES / f"{kind}.md").read_text(encoding="utf-8")).substitute(title=title, slug=name)
     path = docs / SECTIONS[kind] / f"{name}.md"
     path.parent.mkdir(parents=True, exist_ok=True)
     write_atomic(path, text)

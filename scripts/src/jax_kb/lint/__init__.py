@@ -1,6 +1,7 @@
 """Safety and correctness lint of the Markdown pages: raw HTML, attribute lists and abbreviations
 outside the allowlist (scripts/src/jax_kb/lint/allowlist.py), unsafe or plain http:// URLs, markup in front
-matter, images without alt text, fences with an unknown language or option, ids of the theme's,
+matter, images without alt text, fences with an unknown language or option, ids of the theme's, headings
+without an id of their own (on a site in several languages),
 Trojan Source, error messages in text blocks that nothing checks, and files in docs/ that are
 neither pages nor images."""
 from __future__ import annotations
@@ -22,11 +23,11 @@ from jax_kb.lint.unchecked_errors import unchecked_error_problems
 from jax_kb.lint.urls import url_problems
 
 
-def lint_page(page: Page) -> list[InputError]:
+def lint_page(page: Page, config: SiteConfig) -> list[InputError]:
     text = prose(page)
     problems = (raw_html_problems(page, text) + attr_list_problems(page, text) + abbreviation_problems(page, text)
                 + url_problems(page, text) + image_problems(page, text) + fence_problems(page)
-                + front_matter_problems(page) + heading_id_problems(page) + trojan_source_problems(page)
+                + front_matter_problems(page) + heading_id_problems(page, text, len(config.languages) > 1) + trojan_source_problems(page)
                 + unchecked_error_problems(page))
     return sorted(problems, key=lambda p: p.line or 0)
 
@@ -40,5 +41,5 @@ def lint_files(paths: list[Path], config: SiteConfig) -> tuple[list[InputError],
         except InputError as exc:
             unreadable.append(exc)
             continue
-        problems.extend(lint_page(page))
+        problems.extend(lint_page(page, config))
     return problems, unreadable
