@@ -311,16 +311,20 @@ def test_home_page_has_one_title_and_leads_to_the_index_the_guides_and_search(pa
 def test_on_a_phone_the_copy_button_covers_no_code_and_a_wide_block_shows_it_scrolls(phone, base_url):
     phone.goto(base_url + "glossary/vmap/")
     phone.wait_for_load_state("load")
+    checked = 0
     for block in phone.locator("article div.highlight").all()[:6]:
         block.scroll_into_view_if_needed()
-        button = block.locator("button.md-clipboard")
+        # Material 9.8's copy button (older releases: button.md-clipboard)
+        button = block.locator("button.md-code__button[data-md-type='copy'], button.md-clipboard")
         if button.count() == 0:
             continue
+        checked += 1
         box = button.bounding_box()
         first_line = block.locator("code > span").first.evaluate(
             """s => { const r = document.createRange(); r.selectNodeContents(s);
                       const b = r.getBoundingClientRect(); return {y: b.y, height: b.height}; }""")
         assert first_line["y"] >= box["y"] + box["height"] - 1 or first_line["y"] + first_line["height"] <= box["y"]
+    assert checked >= 1, "no code block with a copy button"
     wide = phone.locator("article div.highlight.kb-scrolls")
     assert wide.count() >= 1
     hint = wide.first.evaluate("b => getComputedStyle(b, '::after').backgroundImage")
