@@ -1,21 +1,31 @@
-"""One search index per language, each under its own folder (/ru/search/search_index.json).
+"""One search index per language, each under its own folder (/ru/search/...).
 
 mkdocs-static-i18n stacks every language's entries into the one index Material's search
 writes; once every language is built, this splits that index by language folder, and gives
 each part the lunr languages and pipeline of its language. overrides/main.html points each
-page's search at its language's index. Fallback pages are not indexed in the language
-they fall back from (page meta `search: exclude`, set by the hooks).
+page's search at its language's folder.
+
+Material fetches search/search_index.json on every page load; the site's search worker
+(overrides/assets/javascripts/workers/kb-search.js) needs the documents only once the reader
+opens search. So search_index.json holds the configuration only, with `kb.documents` naming
+the full index (search/search_documents.json, relative to the site's root) that the worker
+fetches then. A page that falls back to English is in its language's index, its titles
+marked as English.
 """
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-# lunr languages of each index. "prefix" is no language: it stems the words Material's search
-# sends with a trailing "*", which lunr would not stem (overrides/assets/javascripts/lunr/min/).
-# Russian keeps "en" beside it, since lunr.ru trims away Latin letters (vmap, jit); lunr has no
-# Slovak, overrides/ ships lunr.sk. English stays Material's default: no stemming.
-LUNR = {"es": ["es", "prefix"], "ro": ["ro", "prefix"], "ru": ["en", "ru", "prefix"], "sk": ["sk", "prefix"]}
+import material
+from mkdocs.exceptions import PluginError
+
+from jax_kb.atomic_write import write_atomic
+
+# lunr languages of each index. Russian keeps "en" beside it, since lunr.ru trims away Latin
+# letters (vmap, jit); lunr has no Slovak, overrides/ ships lunr.sk. English stays Material's
+# default: no stemming. The worker folds accents and stems the words typed (kb-search.js).
+LUNR = {"es": ["es"], "ro": ["ro"], "ru": ["en", "ru"], "sk": ["sk"]}
 STEMMING = ["stemmer", "stopWordFilter", "trimmer"]
 # Material's per-page search boost: a term page that matches comes before a guide that mentions
 # the word, and the indexes, which list every term's summary, come last.
@@ -43,26 +53,60 @@ def boost(page) -> float:
     return BOOSTS.get(page.meta.get("kind"), 1.0)
 
 
+def material_worker() -> str:
+    """The file name of Material's search worker, which the site's worker imports."""
+    workers = sorted((Path(material.__file__).parent / "templates/assets/javascripts/workers").glob("search.*.min.js"))
+    if len(workers) != 1:
+        raise PluginError(f"Material's search worker: expected one search.*.min.js, found {[w.name for w in workers]}")
+    return workers[0].name
+
+
+def folder(lang: str, default: str) -> str:
+    return "" if lang == default else f"{lang}/"
+
+
 def index_path(site_dir: Path, lang: str, default: str) -> Path:
-    return site_dir / ("" if lang == default else lang) / "search" / "search_index.json"
+    """What Material fetches on every page: the configuration, naming the documents."""
+    return site_dir / folder(lang, default) / "search" / "search_index.json"
 
 
-def split_index(site_dir: Path, languages: list[str], default: str) -> None:
-    """Rewrites the combined index of site_dir into one index per language."""
+def documents_path(lang: str, default: str) -> str:
+    """The full index, fetched by the worker once search is opened; relative to the site's root."""
+    return f"{folder(lang, default)}search/search_documents.json"
+
+
+def _marked(doc: dict, label: str) -> dict:
+    return {**doc, "title": f"{doc['title']} ({label})"}
+
+
+def split_index(site_dir: Path, languages: list[str], default: str, fallbacks: dict[str, set[str]],
+                english_labels: dict[str, str]) -> None:
+    """Rewrites the combined index of site_dir into one index per language.
+
+    fallbacks: per language, the URLs (relative to its folder) of its pages shown in English;
+    their entries are titled with english_labels[lang].
+    """
     combined = json.loads(index_path(site_dir, default, default).read_text(encoding="utf-8"))
     docs: dict[str, list] = {lang: [] for lang in languages}
     for doc in combined["docs"]:
         first = doc["location"].split("/", 1)[0]
         lang = first if first in docs and first != default else default
         location = doc["location"][len(lang) + 1:] if lang != default else doc["location"]
-        docs[lang].append({**doc, "location": location})
+        entry = {**doc, "location": location}
+        if location.split("#", 1)[0] in fallbacks.get(lang, ()):
+            entry = _marked(entry, english_labels[lang])
+        docs[lang].append(entry)
     for lang, entries in docs.items():
         config = dict(combined["config"])
         if lang in LUNR:
             config.update(lang=LUNR[lang], pipeline=STEMMING)
         else:
             config.update(lang=[lang])
-        path = index_path(site_dir, lang, default)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps({"config": config, "docs": entries}, ensure_ascii=False, separators=(",", ":")),
-                        encoding="utf-8")
+        documents = documents_path(lang, default)
+        _write(site_dir / documents, {"config": config, "docs": entries})
+        _write(index_path(site_dir, lang, default), {"config": {**config, "kb": {"documents": documents}}, "docs": []})
+
+
+def _write(path: Path, index: dict) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(path, json.dumps(index, ensure_ascii=False, separators=(",", ":")))
