@@ -443,6 +443,34 @@ def test_slovak_search_and_the_sites_search_worker_ship_with_the_site(site):
     assert f"workers/kb-search.js?material={search_index_module.material_worker()}" in page
 
 
+def test_split_index_leaves_the_configuration_where_material_fetches_it_and_marks_fallbacks(tmp_path):
+    config = {"lang": ["en"], "separator": "[\\s\\-]+", "pipeline": ["stopWordFilter"], "fields": {}}
+    docs = [{"location": "glossary/vmap/", "title": "vmap", "text": ""},
+            {"location": "es/glossary/vmap/", "title": "vmap", "text": "lote"},
+            {"location": "es/glossary/jit/", "title": "jit", "text": ""},
+            {"location": "es/glossary/jit/#definition", "title": "Definition", "text": ""}]
+    (tmp_path / "search").mkdir()
+    (tmp_path / "search/search_index.json").write_text(json.dumps({"config": config, "docs": docs}), encoding="utf-8")
+    search_index_module.split_index(tmp_path, ["en", "es"], "en", {"es": {"glossary/jit/"}},
+                                    {"en": "in English", "es": "en inglés"})
+    stub = json.loads((tmp_path / "es/search/search_index.json").read_text(encoding="utf-8"))
+    assert stub == {"config": {**config, "lang": ["es"], "pipeline": search_index_module.STEMMING,
+                               "kb": {"documents": "es/search/search_documents.json"}}, "docs": []}
+    full = json.loads((tmp_path / "es/search/search_documents.json").read_text(encoding="utf-8"))
+    assert [(d["location"], d["title"]) for d in full["docs"]] == [
+        ("glossary/vmap/", "vmap"), ("glossary/jit/", "jit (en inglés)"), ("glossary/jit/#definition", "Definition (en inglés)")]
+    english = json.loads((tmp_path / "search/search_documents.json").read_text(encoding="utf-8"))
+    assert [d["location"] for d in english["docs"]] == ["glossary/vmap/"]
+    assert json.loads((tmp_path / "search/search_index.json").read_text(encoding="utf-8"))["docs"] == []
+
+
+def test_the_site_s_worker_imports_the_worker_material_ships():
+    import material
+    name = search_index_module.material_worker()
+    assert re.fullmatch(r"search\.\w+\.min\.js", name)
+    assert (Path(material.__file__).parent / "templates/assets/javascripts/workers" / name).is_file()
+
+
 def test_real_site_search_indexes_are_each_smaller_than_the_others_together(built_site):
     _each_language_searches_its_own_pages(built_site)
     _pages_load_their_languages_index(built_site)
