@@ -452,13 +452,15 @@ def test_split_index_leaves_the_configuration_where_material_fetches_it_and_mark
     (tmp_path / "search").mkdir()
     (tmp_path / "search/search_index.json").write_text(json.dumps({"config": config, "docs": docs}), encoding="utf-8")
     search_index_module.split_index(tmp_path, ["en", "es"], "en", {"es": {"glossary/jit/"}},
-                                    {"en": "in English", "es": "en inglés"})
+                                    {"en": "in English", "es": "en inglés"}, {"es": {"glossary/jit/": ["jit"]}})
     stub = json.loads((tmp_path / "es/search/search_index.json").read_text(encoding="utf-8"))
     assert stub == {"config": {**config, "lang": ["es"], "pipeline": search_index_module.STEMMING,
+                               "fields": {"names": search_index_module.NAMES_FIELD},
                                "kb": {"documents": "es/search/search_documents.json"}}, "docs": []}
     full = json.loads((tmp_path / "es/search/search_documents.json").read_text(encoding="utf-8"))
     assert [(d["location"], d["title"]) for d in full["docs"]] == [
         ("glossary/vmap/", "vmap"), ("glossary/jit/", "jit (en inglés)"), ("glossary/jit/#definition", "Definition (en inglés)")]
+    assert [d.get("names") for d in full["docs"]] == [None, ["jit"], None]
     english = json.loads((tmp_path / "search/search_documents.json").read_text(encoding="utf-8"))
     assert [d["location"] for d in english["docs"]] == ["glossary/vmap/"]
     assert json.loads((tmp_path / "search/search_index.json").read_text(encoding="utf-8"))["docs"] == []

@@ -146,7 +146,18 @@
   };
   var build = lunr.Builder.prototype.build;
   lunr.Builder.prototype.build = function () {
-    return (index = build.call(this));
+    index = build.call(this);
+    // lunr's fuzzy automaton can yield a word the index does not have (a transposition beside a
+    // "."), on which its query fails: only the index's own words are looked up.
+    var tokens = index.tokenSet, inverted = index.invertedIndex;
+    index.tokenSet = Object.create(tokens);
+    index.tokenSet.intersect = function (other) {
+      var found = tokens.intersect(other);
+      return { toArray: function () {
+        return found.toArray().filter(function (term) { return Object.prototype.hasOwnProperty.call(inverted, term); });
+      } };
+    };
+    return index;
   };
 
   function stemOf(word) {

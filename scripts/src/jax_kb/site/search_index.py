@@ -15,6 +15,7 @@ marked as English.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import material
@@ -45,6 +46,17 @@ def search_tags(page) -> list[str]:
     aliases = page.meta.get("aliases") or []
     names = [page.meta.get("title"), *(aliases if isinstance(aliases, list) else [])]
     return [str(name) for name in names if isinstance(name, (str, int, float)) and str(name).strip()]
+
+
+# The field of a term's one-word names (title or alias), as much as its tags: a word typed that is
+# a term's whole name puts it above a term that has the word in a longer name ("якобиан": the
+# Jacobian's page, before "произведение якобиана на вектор").
+NAMES_FIELD = {"boost": 1000000.0}
+ONE_WORD = re.compile(r"[^\s\-]+")
+
+
+def one_word_names(page) -> list[str]:
+    return [name for name in search_tags(page) if ONE_WORD.fullmatch(name)]
 
 
 def boost(page) -> float:
@@ -80,11 +92,12 @@ def _marked(doc: dict, label: str) -> dict:
 
 
 def split_index(site_dir: Path, languages: list[str], default: str, fallbacks: dict[str, set[str]],
-                english_labels: dict[str, str]) -> None:
+                english_labels: dict[str, str], names: dict[str, dict[str, list[str]]]) -> None:
     """Rewrites the combined index of site_dir into one index per language.
 
     fallbacks: per language, the URLs (relative to its folder) of its pages shown in English;
-    their entries are titled with english_labels[lang].
+    their entries are titled with english_labels[lang]. names: per language and URL, a term's
+    one-word names, the `names` field of its page's entry.
     """
     combined = json.loads(index_path(site_dir, default, default).read_text(encoding="utf-8"))
     docs: dict[str, list] = {lang: [] for lang in languages}
@@ -95,9 +108,11 @@ def split_index(site_dir: Path, languages: list[str], default: str, fallbacks: d
         entry = {**doc, "location": location}
         if location.split("#", 1)[0] in fallbacks.get(lang, ()):
             entry = _marked(entry, english_labels[lang])
+        if "#" not in location and names.get(lang, {}).get(location):
+            entry["names"] = names[lang][location]
         docs[lang].append(entry)
     for lang, entries in docs.items():
-        config = dict(combined["config"])
+        config = {**combined["config"], "fields": {**combined["config"]["fields"], "names": NAMES_FIELD}}
         if lang in LUNR:
             config.update(lang=LUNR[lang], pipeline=STEMMING)
         else:
