@@ -66,8 +66,10 @@
       post({ type: READY });
       if (wanted) load();
     } else if (message.type === QUERY) {
+      var empty = function () { post({ type: RESULT, data: { items: [] } }); };
       if (!String(message.data).trim()) {
-        post({ type: RESULT, data: { items: [] } });
+        // after the answers still on their way, so that an emptied box stays empty
+        if (loading) loading.then(empty, empty); else empty();
         return;
       }
       load().then(function () {
@@ -75,7 +77,8 @@
         forward(message);
       }, function (error) {
         console.warn("search index:", error);
-        post({ type: RESULT, data: { items: [] } });
+        loading = null;  // the next query tries again
+        empty();
       });
     }
   });
@@ -89,7 +92,9 @@
         load();
       }
     };
-    channel.postMessage("asking");  // search may be open already (a ?q= link, a quick reader)
+    // Search may be open already (a ?q= link, a quick reader). The channel is the site's: a tab
+    // that opens search makes the site's other open tabs fetch their index too.
+    channel.postMessage("asking");
   }
 
   self.postMessage = function (message) {
@@ -109,7 +114,9 @@
   var indexPipeline = null, searchPipeline = null, index = null;
   var forms = Object.create(null);  // an index term: the folded words of the site it stands for
 
+  var indexing = false;  // only the site's words are remembered, never a query's
   function remember(term, word) {
+    if (!indexing) return;
     var known = forms[term] || (forms[term] = []);
     if (known.indexOf(word) < 0) known.push(word);
   }
@@ -142,7 +149,12 @@
       searchPipeline = this.searchPipeline;
       forms = Object.create(null);
     }
-    return add.call(this, doc, attributes);
+    indexing = true;
+    try {
+      return add.call(this, doc, attributes);
+    } finally {
+      indexing = false;
+    }
   };
   var build = lunr.Builder.prototype.build;
   lunr.Builder.prototype.build = function () {
