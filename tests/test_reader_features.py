@@ -459,7 +459,8 @@ def test_split_index_leaves_the_configuration_where_material_fetches_it_and_mark
                                "kb": {"documents": "es/search/search_documents.json"}}, "docs": []}
     full = json.loads((tmp_path / "es/search/search_documents.json").read_text(encoding="utf-8"))
     assert [(d["location"], d["title"]) for d in full["docs"]] == [
-        ("glossary/vmap/", "vmap"), ("glossary/jit/", "jit (en inglés)"), ("glossary/jit/#definition", "Definition (en inglés)")]
+        ("glossary/vmap/", "vmap"), ("glossary/jit/", "jit (en inglés)"),
+        ("glossary/jit/#definition", "Definition (en inglés)")]
     assert [d.get("names") for d in full["docs"]] == [None, ["jit"], None]
     english = json.loads((tmp_path / "search/search_documents.json").read_text(encoding="utf-8"))
     assert [d["location"] for d in english["docs"]] == ["glossary/vmap/"]

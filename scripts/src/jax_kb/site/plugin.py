@@ -131,10 +131,11 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
             return markdown.replace("--8<--", ";--8<--")
         page.meta["search"] = {**(page.meta.get("search") or {}), "boost": search_index.boost(source)}
         page.meta["tags"] = search_index.search_tags(source)
-        self._names.setdefault(lang, {})[page.url.removeprefix(self._folder(config))] = search_index.one_word_names(source)
+        url = page.url.removeprefix(self._folder(config))  # as the language's search index has it
+        self._names.setdefault(lang, {})[url] = search_index.one_word_names(source)
         if source.lang != lang:
             # An English fallback is found in this language's search too, marked as English.
-            self._fallbacks.setdefault(lang, set()).add(page.url.removeprefix(self._folder(config)))
+            self._fallbacks.setdefault(lang, set()).add(url)
         return (f"{code_labels.labelled(markdown, lang)}\n\n{notices.GENERATED}\n"
                 + home.start_here(source.page_id, lang, cat)
                 + term_index.index_section(source.page_id, lang, cat)
