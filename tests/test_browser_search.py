@@ -75,6 +75,13 @@ def test_a_query_typed_before_the_index_arrives_gets_its_results(page, base_url,
     assert path_of(found[0]["href"]) == page_path(lang, "glossary/vmap/"), found
 
 
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_a_link_that_opens_search_with_a_query_gets_its_results(page, base_url, lang):
+    page.goto(base_url + folder(lang) + "glossary/jit/?q=vmap")  # Material opens search, focused
+    found = results(page)
+    assert path_of(found[0]["href"]) == page_path(lang, "glossary/vmap/"), found[:3]
+
+
 def test_a_page_load_fetches_a_few_hundred_bytes_for_search(page, base_url):
     sizes = {}
     page.on("response", lambda r: "/search/" in r.url and sizes.setdefault(r.url, len(r.body())))
