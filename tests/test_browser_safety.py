@@ -275,7 +275,7 @@ def test_a_page_that_takes_the_theme_s_ids_leaves_its_configuration_and_controls
     tab = watched.tab
     config = tab.evaluate("(() => { const c = document.querySelector('#__config');"
                           " return [c.tagName, JSON.parse(c.textContent).search]; })()")
-    assert config[0] == "SCRIPT" and "/assets/javascripts/workers/search." in config[1]
+    assert config[0] == "SCRIPT" and "/assets/javascripts/workers/kb-search.js?material=search." in config[1]
     for toggle in ("__drawer", "__search", "__toc"):
         assert tab.evaluate(f"[...document.querySelectorAll('[id={toggle}]')].map(e => e.tagName)") == ["INPUT"]
     # The copy button of the page's code block copies that block, not the look-alike above it.
@@ -284,7 +284,8 @@ def test_a_page_that_takes_the_theme_s_ids_leaves_its_configuration_and_controls
                           " const target = block.querySelector('[data-clipboard-target]').dataset.clipboardTarget;"
                           " return document.querySelector(target).textContent; })()")
     assert "the real code block" in copied and "evil.example" not in copied
-    _search(tab, "clobbering")  # the theme's own search worker answers
+    _search(tab, "clobbering")  # the site's search worker answers, with Material's inside
+    assert any("/assets/javascripts/workers/kb-search.js" in url for url in watched.requests)
     assert any("/assets/javascripts/workers/search." in url for url in watched.requests)
     assert [url for url in watched.requests if "evil" in url] == []
     assert watched.dialogs == []

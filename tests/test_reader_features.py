@@ -23,7 +23,7 @@ from mkdocs.utils.yaml import yaml_load
 from fixtures.site.reader_site import FIXED_DATE, reader_site
 from jax_kb.catalog import load_catalog, ui_string
 from jax_kb.markdown import load_site_config, read_page
-from jax_kb.site import verified
+from jax_kb.site import search_index as search_index_module, verified
 from jax_kb.site.collation import initial, sort_key
 
 LANGS = load_site_config().languages
@@ -391,18 +391,24 @@ def test_only_a_report_of_the_current_code_backs_the_note(tmp_path, fixture_site
 
 
 def search_index(site: Path, lang: str) -> dict:
-    return json.loads((site / folder(lang) / "search/search_index.json").read_text(encoding="utf-8"))
+    """The language's full index: what the search worker fetches once search is opened."""
+    stub = json.loads((site / folder(lang) / "search/search_index.json").read_text(encoding="utf-8"))
+    assert stub["docs"] == [] and stub["config"]["kb"]["documents"] == f"{folder(lang)}search/search_documents.json"
+    return json.loads((site / stub["config"]["kb"]["documents"]).read_text(encoding="utf-8"))
 
 
 def _each_language_searches_its_own_pages(site: Path):
     for lang in LANGS:
         index = search_index(site, lang)
         assert index["docs"], lang
+        english = f"({ui_string(lang, 'search_english')})"
         for doc in index["docs"]:
             rel = resolve(f"{folder(lang)}index.html", doc["location"] or "./")
             assert (site / rel).is_file(), (lang, doc["location"])
             assert rel.split("/")[0] not in LANGS[1:] or lang != DEFAULT, (lang, doc["location"])
-            assert notice(parse(site / rel), "untranslated") is None, (lang, doc["location"])
+            # A page shown in English is found in its language's search, marked as English.
+            fallback = notice(parse(site / rel), "untranslated") is not None
+            assert doc["title"].endswith(english) == fallback, (lang, doc["location"], doc["title"])
         if lang == DEFAULT:
             assert index["config"]["lang"] == [DEFAULT]
         else:
@@ -423,23 +429,56 @@ def _pages_load_their_languages_index(site: Path):
 def test_each_language_has_its_own_search_index_of_its_own_pages(site):
     _each_language_searches_its_own_pages(site)
     _pages_load_their_languages_index(site)
-    locations = {doc["location"] for doc in search_index(site, "es")["docs"]}
-    assert "glossary/vmap/" in locations and "glossary/jit/" not in locations  # jit is an English fallback in es
+    titles = {doc["location"]: doc["title"] for doc in search_index(site, "es")["docs"]}
+    assert "glossary/vmap/" in titles
+    assert titles["glossary/jit/"].endswith("(en inglés)")  # jit is an English fallback in es
 
 
-def test_slovak_search_and_prefix_stemming_ship_with_the_site(site):
-    lunr = site / "assets/javascripts/lunr/min"
-    assert "lunr.sk =" in (lunr / "lunr.sk.min.js").read_text(encoding="utf-8")
-    assert "lunr.prefix =" in (lunr / "lunr.prefix.min.js").read_text(encoding="utf-8")
-    assert {"sk", "prefix"} <= set(search_index(site, "sk")["config"]["lang"])
+def test_slovak_search_and_the_sites_search_worker_ship_with_the_site(site):
+    assert "lunr.sk =" in (site / "assets/javascripts/lunr/min/lunr.sk.min.js").read_text(encoding="utf-8")
+    assert "sk" in search_index(site, "sk")["config"]["lang"]
+    worker = site / "assets/javascripts/workers"
+    assert (worker / "kb-search.js").is_file() and (worker / search_index_module.material_worker()).is_file()
+    page = (site / "sk/glossary/vmap/index.html").read_text(encoding="utf-8")
+    assert f"workers/kb-search.js?material={search_index_module.material_worker()}" in page
+
+
+def test_split_index_leaves_the_configuration_where_material_fetches_it_and_marks_fallbacks(tmp_path):
+    config = {"lang": ["en"], "separator": "[\\s\\-]+", "pipeline": ["stopWordFilter"], "fields": {}}
+    docs = [{"location": "glossary/vmap/", "title": "vmap", "text": ""},
+            {"location": "es/glossary/vmap/", "title": "vmap", "text": "lote"},
+            {"location": "es/glossary/jit/", "title": "jit", "text": ""},
+            {"location": "es/glossary/jit/#definition", "title": "Definition", "text": ""}]
+    (tmp_path / "search").mkdir()
+    (tmp_path / "search/search_index.json").write_text(json.dumps({"config": config, "docs": docs}), encoding="utf-8")
+    search_index_module.split_index(tmp_path, ["en", "es"], "en", {"es": {"glossary/jit/"}},
+                                    {"en": "in English", "es": "en inglés"}, {"es": {"glossary/jit/": ["jit"]}})
+    stub = json.loads((tmp_path / "es/search/search_index.json").read_text(encoding="utf-8"))
+    assert stub == {"config": {**config, "lang": ["es"], "pipeline": search_index_module.STEMMING,
+                               "fields": {"names": search_index_module.NAMES_FIELD},
+                               "kb": {"documents": "es/search/search_documents.json"}}, "docs": []}
+    full = json.loads((tmp_path / "es/search/search_documents.json").read_text(encoding="utf-8"))
+    assert [(d["location"], d["title"]) for d in full["docs"]] == [
+        ("glossary/vmap/", "vmap"), ("glossary/jit/", "jit (en inglés)"),
+        ("glossary/jit/#definition", "Definition (en inglés)")]
+    assert [d.get("names") for d in full["docs"]] == [None, ["jit"], None]
+    english = json.loads((tmp_path / "search/search_documents.json").read_text(encoding="utf-8"))
+    assert [d["location"] for d in english["docs"]] == ["glossary/vmap/"]
+    assert json.loads((tmp_path / "search/search_index.json").read_text(encoding="utf-8"))["docs"] == []
+
+
+def test_the_site_s_worker_imports_the_worker_material_ships():
+    import material
+    name = search_index_module.material_worker()
+    assert re.fullmatch(r"search\.\w+\.min\.js", name)
+    assert (Path(material.__file__).parent / "templates/assets/javascripts/workers" / name).is_file()
 
 
 def test_real_site_search_indexes_are_each_smaller_than_the_others_together(built_site):
     _each_language_searches_its_own_pages(built_site)
     _pages_load_their_languages_index(built_site)
-    # Languages differ in how much is translated (a fallback page is not indexed), so each index
-    # is a share of the whole, not a fixed fifth of it.
-    sizes = {lang: (built_site / folder(lang) / "search/search_index.json").stat().st_size for lang in LANGS}
+    # Each index is a share of the whole, not a fixed fifth of it.
+    sizes = {lang: (built_site / folder(lang) / "search/search_documents.json").stat().st_size for lang in LANGS}
     assert all(size < 0.5 * sum(sizes.values()) for size in sizes.values()), sizes
 
 

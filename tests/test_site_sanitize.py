@@ -179,6 +179,12 @@ def test_the_second_policy_allows_the_theme_s_script_files_by_exact_path_and_not
                       "*:*/jax-kb/assets/javascripts/workers/" + WORKER)
 
 
+def test_the_site_s_search_worker_is_allowed_by_its_path_whatever_its_query():
+    page = SCRIPT_FILES.replace(f"workers/{WORKER}", f"workers/kb-search.js?material={WORKER}")
+    assert csp.script_policy(page, "/jax-kb/glossary/vmap/", THEME).endswith(
+        " *:*/jax-kb/assets/javascripts/workers/kb-search.js")
+
+
 def test_the_second_policy_names_the_theme_s_files_from_a_language_s_pages_and_the_404_page():
     page = SCRIPT_FILES.replace("../../", "/jax-kb/")
     assert csp.script_policy(page, "/jax-kb/ru/404.html", THEME) == csp.script_policy(

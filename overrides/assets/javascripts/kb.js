@@ -33,26 +33,6 @@
     }
   }, true);
 
-  /* Material links a page that matched only in its sections with an empty ?h=: such a link
-     highlights what its sections' links highlight, or nothing. */
-  var results = document.querySelector(".md-search-result__list");
-  if (results) {
-    new MutationObserver(function () {
-      results.querySelectorAll(".md-search-result__item").forEach(function (item) {
-        var words = Array.prototype.map.call(item.querySelectorAll("a[href*='h=']"), function (a) {
-          return new URL(a.href).searchParams.get("h");
-        }).filter(Boolean);
-        item.querySelectorAll("a[href]").forEach(function (a) {
-          var url = new URL(a.href);
-          if (url.searchParams.has("h") && !url.searchParams.get("h")) {
-            if (words.length) url.searchParams.set("h", words[0]); else url.searchParams.delete("h");
-            a.href = url.toString();
-          }
-        });
-      });
-    }).observe(results, { childList: true, subtree: true });
-  }
-
   /* Material gives each code block a <nav> for its buttons, all unnamed: each gets a name of
      its own (the copy button's title and the block's number), so that landmarks stay distinct. */
   function nameCodeNavs() {

@@ -58,6 +58,8 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
         self._by_path: dict[str, Page] = {}
         self._reported: set[str] = set()
         self._runs: list = []
+        self._fallbacks: dict[str, set[str]] = {}  # per language, the URLs of its pages shown in English
+        self._names: dict[str, dict[str, list[str]]] = {}  # per language and URL, a term's one-word names
 
     def catalog(self, config, refresh: bool = False) -> Catalog:
         """The catalog of docs/; refreshed at the start of each build, read again only if a file changed (live reload)."""
@@ -94,6 +96,8 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
         config.mdx_configs["abbr"] = {**config.mdx_configs.get("abbr", {}),
                                       "glossary": tooltips.abbreviations(cat, lang)}
         config.extra["language_root"] = self._folder(config)  # overrides/main.html: where this language's search index is
+        config.extra["material_search_worker"] = search_index.material_worker()  # imported by the site's worker
+        self._fallbacks[lang], self._names[lang] = set(), {}  # this language's build lists them again
         # toc's permalink title is no theme string, and the i18n plugin may not override mdx_configs.
         config.extra["theme_strings"] = ui_string(lang, "theme")  # overrides/partials/language.html
         config.mdx_configs["toc"] = {**config.mdx_configs.get("toc", {}), "permalink_title": ui_string(lang, "permalink")}
@@ -127,9 +131,11 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
             return markdown.replace("--8<--", ";--8<--")
         page.meta["search"] = {**(page.meta.get("search") or {}), "boost": search_index.boost(source)}
         page.meta["tags"] = search_index.search_tags(source)
+        url = page.url.removeprefix(self._folder(config))  # as the language's search index has it
+        self._names.setdefault(lang, {})[url] = search_index.one_word_names(source)
         if source.lang != lang:
-            # An English fallback belongs to the English search index, not to this language's.
-            page.meta["search"] = {**(page.meta.get("search") or {}), "exclude": True}
+            # An English fallback is found in this language's search too, marked as English.
+            self._fallbacks.setdefault(lang, set()).add(url)
         return (f"{code_labels.labelled(markdown, lang)}\n\n{notices.GENERATED}\n"
                 + home.start_here(source.page_id, lang, cat)
                 + term_index.index_section(source.page_id, lang, cat)
@@ -182,7 +188,9 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
         # The other languages' builds run inside the first one's post_build, with `building` set.
         if not i18n.building and search_index.index_path(Path(config.site_dir), i18n.default_language,
                                                          i18n.default_language).is_file():
-            search_index.split_index(Path(config.site_dir), i18n.build_languages, i18n.default_language)
+            search_index.split_index(Path(config.site_dir), i18n.build_languages, i18n.default_language,
+                                     self._fallbacks, {lang: ui_string(lang, "search_english")
+                                                       for lang in i18n.build_languages}, self._names)
         if not i18n.building:
             alternates.copy_sitemaps(Path(config.site_dir), i18n.build_languages, i18n.default_language)
             verified.copy_reports(self._runs, self.catalog(config).config.root, Path(config.site_dir))
