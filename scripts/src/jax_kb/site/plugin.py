@@ -15,14 +15,17 @@ from urllib.parse import urlsplit
 
 from mkdocs.config import base, config_options
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import BasePlugin, event_priority
+from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
+from mkdocs.structure.files import File, InclusionLevel
 from mkdocs.utils import get_relative_url
 
 from jax_kb.catalog import Catalog, load_catalog, ui_string
 from jax_kb.markdown import InputError, Page, load_site_config
-from jax_kb.site import (accessibility, alternates, code_labels, csp, home, nav_order, not_found, notices, numbers,
-                         published_files, sanitize, search_index, template_cache, term_index, tooltips, verified)
-from jax_kb.site.escape import template_meta
+from jax_kb.site import (accessibility, alternates, code_labels, csp, home, nav_order, not_found, notebooks, notices,
+                         numbers, published_files, sanitize, search_index, template_cache, term_index, tooltips,
+                         verification_page, verified)
+from jax_kb.snippets.project_config import load_project_config
+from jax_kb.site.escape import html_text, template_meta
 from jax_kb.site.related import related_section
 
 log = logging.getLogger("mkdocs.plugins.jax_kb")
@@ -58,6 +61,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
         self._by_path: dict[str, Page] = {}
         self._reported: set[str] = set()
         self._runs: list = []
+        self._project = None  # the snippet engine's settings, for the notebooks (jax_kb/site/notebooks.py)
 
     def catalog(self, config, refresh: bool = False) -> Catalog:
         """The catalog of docs/; refreshed at the start of each build, read again only if a file changed (live reload)."""
@@ -84,7 +88,9 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
         return "" if lang == config.plugins["i18n"].default_language else f"{lang}/"
 
     def _source(self, page, cat: Catalog) -> Page | None:
-        """The catalog's reading of the file a page is built from; None when it could not be read."""
+        """The catalog's reading of the file a page is built from; None when it could not be read or is generated."""
+        if page.file.abs_src_path is None:
+            return None
         return self._by_path.get(Path(os.path.relpath(page.file.abs_src_path, cat.config.root)).as_posix())
 
     @event_priority(-110)  # after mkdocs-static-i18n has set this build's language
@@ -99,6 +105,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
         config.mdx_configs["toc"] = {**config.mdx_configs.get("toc", {}), "permalink_title": ui_string(lang, "permalink")}
         try:
             self._runs = verified.load_runs(cat.config.root, self.config.reports_dir)
+            self._project = load_project_config(cat.config)
         except InputError as exc:
             raise PluginError(str(exc)) from None
         return config
@@ -107,7 +114,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
         env.bytecode_cache = template_cache.CACHE
         return env
 
-    def on_files(self, files, config):
+    def _check_files(self, files, config):
         for error in self.catalog(config).errors:
             self._report_once(str(error))
         root = self.catalog(config).config.root
@@ -115,7 +122,34 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
             self._report_once(f"{Path(os.path.relpath(Path(config.docs_dir, path), root)).as_posix()}: {problem}")
         return files
 
+    @event_priority(-110)  # after mkdocs-static-i18n has chosen this language's files
+    def _add_verification_page(self, files, config):
+        """This language's verification page, and its translations for the language switcher."""
+        i18n = config.plugins["i18n"]
+        pages = {}
+        for lang in i18n.build_languages:
+            page = File.generated(config, verification_page.SRC_URI, content=verification_page.markdown(lang),
+                                  inclusion=InclusionLevel.NOT_IN_NAV)
+            folder = "" if lang == i18n.default_language else f"{lang}/"
+            page.dest_uri = verification_page.url(folder) + "index.html"
+            page.url = verification_page.url(folder)
+            # What mkdocs-static-i18n gives its own files, read by its switcher and page context.
+            page.locale = page.locale_alternate_of = lang
+            page.localization, page.norm_src_uri = None, verification_page.SRC_URI
+            pages[lang] = page
+        for page in pages.values():
+            page.alternates = pages
+        files.append(pages[self._language(config)])
+        return files
+
+    on_files = CombinedEvent(_check_files, _add_verification_page)
+
+    def _is_verification_page(self, page) -> bool:
+        return page.file.abs_src_path is None and page.file.src_uri == verification_page.SRC_URI
+
     def on_page_markdown(self, markdown, page, config, files):
+        if self._is_verification_page(page):
+            return markdown  # generated, its front matter ours (jax_kb/site/verification_page.py)
         cat = self.catalog(config)
         lang = self._language(config)
         source = self._source(page, cat)
@@ -138,6 +172,9 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
     def on_page_content(self, html, page, config, files):
         html = sanitize.page_html(html)  # the page's own HTML; the hooks' notices are added after
         sanitize.toc_titles(page.toc)
+        if self._is_verification_page(page):
+            return html + verification_page.tables(self.catalog(config), self._runs, self._language(config),
+                                                   self._folder(config))
         # Without a title of its own, MkDocs' (from the first heading, as HTML), as text.
         page.meta.setdefault("title", sanitize.TEXT_ONLY.clean(page.title or ""))
         cat = self.catalog(config)
@@ -147,11 +184,36 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
             return html
         english = page.file.alternates.get(cat.config.default_language)
         english_link = get_relative_url(english.url, page.url) if english else ""
-        badge = verified.verified_badge(source, self._runs, lang, _site_path(config))
+        badge = verified.verified_badge(source, self._runs, lang, self._verification_link(source, page, config),
+                                        self._downloads(source, page, config))
         own_summary = source.meta.get("summary") if source.meta.get("kind") == "term" else None
         html = tooltips.first_mentions(html, own_summary if isinstance(own_summary, str) else None)
         html = numbers.keep_numbers_together(html)
         return _below_title(notices.with_notices(html, source, lang, cat, english_link), badge)
+
+    def _verification_link(self, source: Page, page, config) -> str:
+        """The relative URL of the page's entry on this language's verification page."""
+        target = verification_page.url(self._folder(config))
+        return f"{get_relative_url(target, page.url)}#{verification_page.anchor(source.page_id)}"
+
+    def _downloads(self, source: Page, page, config) -> str:
+        """The badge's "Run this page" item: the notebook and the Python file, written beside the
+        page; empty where the page is not verified or a notebook would not run it the same way."""
+        backing = verified.backing_runs(source, self._runs)
+        cells = notebooks.ran_cells(source, self.catalog(config).config, self._project, backing[0]) if backing else None
+        if not notebooks.offered(cells):
+            return ""
+        lang = self._language(config)
+        site_url = config.site_url or ""
+        header = notebooks.Header(
+            title=str(source.meta.get("title") or source.slug),
+            url=(site_url if site_url.endswith("/") else site_url + "/") + page.url,
+            verified=verified.sentence(backing, lang),
+            quiet=ui_string(lang, "notebook_quiet"), raises=ui_string(lang, "notebook_raises"))
+        names = notebooks.write(Path(page.file.abs_dest_path).parent, source.slug, cells, header)
+        links = [f'<a href="{html_text(name)}" download title="{html_text(ui_string(lang, key))}">'
+                 f'{html_text("." + name.rsplit(".", 1)[1])}</a>' for name, key in zip(names, ("run_notebook", "run_script"))]
+        return f'{html_text(ui_string(lang, "run_page"))} {" ".join(links)}'
 
     def on_template_context(self, context, template_name, config):
         if template_name == "404.html":
@@ -173,7 +235,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
 
     def on_post_page(self, output, page, config):
         output = accessibility.named_landmarks(output, ui_string(self._language(config), "search"))
-        output = alternates.head_to_language_roots(output, _site_path(config), config.plugins["i18n"].default_language)
+        output = alternates.head_to_language_roots(output, page.url, config.plugins["i18n"].default_language)
         return csp.with_policy(output, _site_path(config) + page.url, csp.Theme.of(config, _site_path(config)))
 
     @event_priority(-110)  # after mkdocs-static-i18n has built every language and written their joint index
