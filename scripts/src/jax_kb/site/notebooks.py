@@ -50,6 +50,7 @@ class Header:
     """What the notebook and the file say first, in the reader's language."""
 
     title: str
+    page: str  # the Markdown file, relative to the project (docs/glossary/vmap.ru.md)
     url: str  # the page's address on the published site
     verified: str  # the badge's sentence
     quiet: str  # why the first cell turns off the display of values
@@ -105,7 +106,8 @@ def notebook(cells: list[Cell], header: Header) -> str:
                 metadata["tags"] = ["raises-exception"]  # Jupyter and nbclient go on after it
         outputs = [{"output_type": "stream", "name": "stdout", "text": cell.stdout}] if cell.stdout else []
         out.append(code_cell(n, cell.code.rstrip("\n"), metadata, outputs))
-    return json.dumps({"cells": out, "metadata": KERNEL, "nbformat": 4, "nbformat_minor": 5},
+    metadata = {**KERNEL, "jax_kb": {"page": header.page}}  # each cell's block is in its own metadata
+    return json.dumps({"cells": out, "metadata": metadata, "nbformat": 4, "nbformat_minor": 5},
                       ensure_ascii=False, indent=1) + "\n"
 
 

@@ -206,7 +206,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
         lang = self._language(config)
         site_url = config.site_url or ""
         header = notebooks.Header(
-            title=str(source.meta.get("title") or source.slug),
+            title=str(source.meta.get("title") or source.slug), page=source.path,
             url=(site_url if site_url.endswith("/") else site_url + "/") + page.url,
             verified=verified.sentence(backing, lang),
             quiet=ui_string(lang, "notebook_quiet"), raises=ui_string(lang, "notebook_raises"))
@@ -214,6 +214,16 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
         links = [f'<a href="{html_text(name)}" download title="{html_text(ui_string(lang, key))}">'
                  f'{html_text("." + name.rsplit(".", 1)[1])}</a>' for name, key in zip(names, ("run_notebook", "run_script"))]
         return f'{html_text(ui_string(lang, "run_page"))} {" ".join(links)}'
+
+    @event_priority(40)  # after mkdocs-static-i18n has set this page's switcher links
+    def on_page_context(self, context, page, config, nav):
+        # Its links to a language's home are absolute ("/jax-kb/es/"): made relative to the site's root,
+        # which the theme's url filter makes relative to the page, they hold wherever the site is mounted.
+        site_path = _site_path(config)
+        for alternate in config.extra.get("alternate") or []:
+            if alternate.get("link", "").startswith(site_path):
+                alternate["link"] = alternate["link"][len(site_path):] or "./"
+        return context
 
     def on_template_context(self, context, template_name, config):
         if template_name == "404.html":
