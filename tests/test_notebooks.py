@@ -45,6 +45,28 @@ def _is_a(name: str, expected: str) -> bool:
                                                    and issubclass(raised, wanted))
 
 
+def _shown(stdout: str, errors: list) -> str:
+    """What the cell shows, as the engine tells what a block shows: what it printed and, for a cell that
+    raised, the last line of the traceback (jax_kb/snippets/verdict.py shown_output)."""
+    if not errors:
+        return stdout
+    error = errors[0]
+    last = f"{error.ename}: {error.evalue}" if error.evalue else error.ename
+    return stdout + ("\n" if stdout and not stdout.endswith("\n") else "") + last + "\n"
+
+
+def _unqualified(expected: str, ename: str) -> str:
+    """The page names a raised exception as Python does, with its module (jax.errors.X: ...); a kernel
+    by its class alone: the last line that names it loses the module."""
+    lines = expected.split("\n")
+    named = re.compile(rf"^(?:\w+\.)+(?={re.escape(ename)}(?::|$))")
+    for n in range(len(lines) - 1, -1, -1):
+        if named.match(lines[n]):
+            lines[n] = named.sub("", lines[n], count=1)
+            break
+    return "\n".join(lines)
+
+
 def _code_cells(nb) -> list:
     return [cell for cell in nb.cells if cell.cell_type == "code"]
 
@@ -117,8 +139,9 @@ def test_every_notebook_runs_top_to_bottom_on_cpu_and_prints_what_its_page_shows
             else:
                 assert not errors, (path, block.line)
             if block.expected is not None:
-                assert outputs_match(block.expected, stdout, block.rtol), \
-                    f"{path} (page line {block.line}):\n{mismatch(block.expected, stdout, block.rtol)}"
+                shown, expected = _shown(stdout, errors), _unqualified(block.expected, errors[0].ename) if errors else block.expected
+                assert outputs_match(expected, shown, block.rtol), \
+                    f"{path} (page line {block.line}):\n{mismatch(expected, shown, block.rtol)}"
             checked += 1
     assert checked > 100
 
@@ -152,3 +175,86 @@ def test_run_this_page_is_offered_exactly_on_verified_pages(built_site, offered)
             assert sorted(Path(link).suffix for link in links) == [".ipynb", ".py"], html_path
     offered_pages = {path.parent / "index.html" for path in offered}
     assert all('kb-badge--verified' in p.read_text(encoding="utf-8") for p in offered_pages)
+
+
+# The notebook and the file, from a page and a report (no site, no kernel)
+
+PAGE = '''# Demo
+
+```python
+import jax.numpy as jnp
+x = jnp.arange(3)  # the translation's comment
+print(x.sum())
+```
+
+```{.text .output}
+3
+```
+
+```{.python .no-run}
+print("shown, never run")
+```
+
+```{.python raises="ZeroDivisionError"}
+x.sum() / 0 if False else 1 / 0
+```
+
+```{.python .gpu}
+print("gpu only")
+```
+
+```python
+x.sum()
+```
+'''
+
+
+def _cells(tmp_path, text: str, statuses: list[str]):
+    from jax_kb.site import notebooks
+    from jax_kb.site.verified import load_runs
+    from jax_kb.snippets.project_config import load_project_config
+
+    site = load_site_config()
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    path = tmp_path / "demo.md"
+    path.write_text(text, encoding="utf-8")
+    page = read_page(path, site)
+    blocks = page_blocks(page)
+    entries = [{"file": page.path, "index": b.index, "digest": b.digest, "status": status, "stdout": f"out {b.index}\n"}
+               for b, status in zip(blocks, statuses)]
+    (tmp_path / "reports").mkdir()
+    (tmp_path / "reports" / "cpu.json").write_text(json.dumps({"jax": "0.12", "device": "cpu", "blocks": entries}))
+    run = load_runs(tmp_path)[0]
+    return notebooks, notebooks.ran_cells(page, site, load_project_config(site), run)
+
+
+def test_the_notebook_holds_exactly_the_blocks_the_run_executed_with_what_they_printed(tmp_path):
+    notebooks, cells = _cells(tmp_path, PAGE, ["passed", "not_run", "passed", "skipped", "passed"])
+    assert [c.block.index for c in cells] == [0, 2, 4]  # not the .no-run block, nor the one for a GPU
+    header = notebooks.Header("Demo <b>", "docs/demo.md", "https://example.org/demo/", "Verified.", "Quiet.",
+                              "Raises {exception}.")
+    nb = nbformat.reads(notebooks.notebook(cells, header), as_version=4)
+    nbformat.validate(nb)
+    assert nb.cells[0].cell_type == "markdown" and "Demo &lt;b&gt;" in nb.cells[0].source
+    code = _code_cells(nb)
+    assert code[0].source == "# Quiet.\n" + notebooks.QUIET
+    assert code[1].source.endswith("print(x.sum())") and "# the translation's comment" in code[1].source
+    assert code[1].outputs == [{"output_type": "stream", "name": "stdout", "text": "out 0\n"}]
+    assert code[2].metadata["tags"] == ["raises-exception"] and code[2].metadata["jax_kb"]["raises"] == \
+        "ZeroDivisionError"
+    assert nb.metadata["jax_kb"] == {"page": "docs/demo.md"}
+    script = notebooks.script(cells, header)
+    compile(script, "demo.py", "exec")
+    assert "try:\n    x.sum() / 0 if False else 1 / 0\nexcept Exception as error:  # Raises ZeroDivisionError.\n" in script
+    assert script.startswith("# Demo <b>\n# https://example.org/demo/\n#\n# Verified.\n")
+
+
+def test_no_notebook_where_it_would_not_run_as_the_engine_ran_the_page(tmp_path):
+    session = "# S\n\n```pycon\n>>> 1 + 1\n2\n```\n"
+    notebooks, cells = _cells(tmp_path / "a", session, ["passed"])
+    assert cells is None
+    wrapped = '# W\n\n```{.python raises="ValueError"}\nraise ValueError("""two\nlines""")\n```\n'
+    notebooks, cells = _cells(tmp_path / "b", wrapped, ["passed"])
+    assert cells and not notebooks.offered(cells)  # indenting it into try: would change the string
+    notebooks, cells = _cells(tmp_path / "c", "# F\n\n```python\nprint(1)\n```\n", ["failed"])
+    assert cells is None

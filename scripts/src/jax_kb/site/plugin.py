@@ -149,7 +149,8 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
 
     def on_page_markdown(self, markdown, page, config, files):
         if self._is_verification_page(page):
-            return markdown  # generated, its front matter ours (jax_kb/site/verification_page.py)
+            page.edit_url = None  # generated: there is no Markdown file to edit
+            return markdown  # its front matter is ours (jax_kb/site/verification_page.py)
         cat = self.catalog(config)
         lang = self._language(config)
         source = self._source(page, cat)
