@@ -28,6 +28,7 @@ from jax_kb.snippets.output_check import mismatch, outputs_match
 ROOT = Path(__file__).resolve().parents[1]
 KERNELS = 3  # a kernel waits on its own process much of the time: more kernels than cores keep both busy
 CELL_TIMEOUT_S = 300
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
 def _is_a(name: str, expected: str) -> bool:
@@ -131,7 +132,9 @@ def test_every_notebook_runs_top_to_bottom_on_cpu_and_prints_what_its_page_shows
                 continue  # the quiet cell, or the project's setup code
             block = blocks[block_meta["block"]]
             assert block.line == block_meta["line"] and code_tokens(block.code) == code_tokens(offered_cell.source)
-            stdout = "".join(o.text for o in cell.outputs if o.output_type == "stream" and o.name == "stdout")
+            # In a kernel JAX colours what it prints (a jaxpr); Jupyter shows the colours, the text is the page's.
+            printed = [o.text for o in cell.outputs if o.output_type == "stream" and o.name == "stdout"]
+            stdout = ANSI.sub("", "".join(printed))
             errors = [o for o in cell.outputs if o.output_type == "error"]
             assert not [o for o in cell.outputs if o.output_type == "execute_result"], (path, block.line)
             if block.raises:
@@ -139,7 +142,8 @@ def test_every_notebook_runs_top_to_bottom_on_cpu_and_prints_what_its_page_shows
             else:
                 assert not errors, (path, block.line)
             if block.expected is not None:
-                shown, expected = _shown(stdout, errors), _unqualified(block.expected, errors[0].ename) if errors else block.expected
+                shown = _shown(stdout, errors)
+                expected = _unqualified(block.expected, errors[0].ename) if errors else block.expected
                 assert outputs_match(expected, shown, block.rtol), \
                     f"{path} (page line {block.line}):\n{mismatch(expected, shown, block.rtol)}"
             checked += 1

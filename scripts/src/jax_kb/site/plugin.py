@@ -213,7 +213,8 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
             quiet=ui_string(lang, "notebook_quiet"), raises=ui_string(lang, "notebook_raises"))
         names = notebooks.write(Path(page.file.abs_dest_path).parent, source.slug, cells, header)
         links = [f'<a href="{html_text(name)}" download title="{html_text(ui_string(lang, key))}">'
-                 f'{html_text("." + name.rsplit(".", 1)[1])}</a>' for name, key in zip(names, ("run_notebook", "run_script"))]
+                 f'{html_text("." + name.rsplit(".", 1)[1])}</a>'
+                 for name, key in zip(names, ("run_notebook", "run_script"))]
         return f'{html_text(ui_string(lang, "run_page"))} {" ".join(links)}'
 
     @event_priority(40)  # after mkdocs-static-i18n has set this page's switcher links

@@ -54,7 +54,8 @@ def page_url(page_id: str, language_folder: str) -> str:
 
 def markdown(lang: str) -> str:
     """The page's Markdown: its title and introduction; the tables are added as HTML (tables())."""
-    return (f"---\nsearch:\n  exclude: true\n---\n\n# {markdown_text(_text(lang, 'verification_title'))} {{ #verification }}\n\n"
+    title = markdown_text(_text(lang, "verification_title"))
+    return (f"---\nsearch:\n  exclude: true\n---\n\n# {title} {{ #verification }}\n\n"
             f"{markdown_text(_text(lang, 'verification_intro'))}\n")
 
 
