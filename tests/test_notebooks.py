@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -26,6 +27,7 @@ from jax_kb.snippets.code_tokens import code_tokens
 from jax_kb.snippets.output_check import mismatch, outputs_match
 
 ROOT = Path(__file__).resolve().parents[1]
+KERNEL = "jax-kb-tests"
 KERNELS = 3  # a kernel waits on its own process much of the time: more kernels than cores keep both busy
 CELL_TIMEOUT_S = 300
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -90,6 +92,12 @@ def executed(offered, tmp_path_factory) -> dict[tuple, object]:
     distinct = {}
     for nb in offered.values():
         distinct.setdefault(_key(nb), nb)
+    # The kernel is this interpreter's, whatever other Python kernels the machine has installed.
+    jupyter = tmp_path_factory.mktemp("jupyter")
+    (jupyter / "kernels" / KERNEL).mkdir(parents=True)
+    (jupyter / "kernels" / KERNEL / "kernel.json").write_text(json.dumps(
+        {"argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+         "display_name": KERNEL, "language": "python"}), encoding="utf-8")
     cache = tmp_path_factory.mktemp("jax-cache")
     env = dict(os.environ, JAX_PLATFORMS="cpu", JAX_COMPILATION_CACHE_DIR=str(cache),
                JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS="0", JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES="0")
@@ -99,13 +107,14 @@ def executed(offered, tmp_path_factory) -> dict[tuple, object]:
         copy = nbformat.from_dict(json.loads(json.dumps(nb)))  # the site's copy stays as offered
         folder = tmp_path_factory.mktemp("notebook")  # a page may write files (a profiler trace)
         try:
-            NotebookClient(copy, timeout=CELL_TIMEOUT_S, kernel_name="python3",
+            NotebookClient(copy, timeout=CELL_TIMEOUT_S, kernel_name=KERNEL,
                            resources={"metadata": {"path": str(folder)}}).execute(env=env)
         except CellExecutionError as exc:
             return key, f"{copy.metadata['jax_kb']['page']}: a cell failed:\n{str(exc)[-3000:]}"
         return key, copy
 
-    with ThreadPoolExecutor(KERNELS) as pool:
+    with pytest.MonkeyPatch.context() as patch, ThreadPoolExecutor(KERNELS) as pool:
+        patch.setenv("JUPYTER_PATH", str(jupyter))  # searched first
         return dict(pool.map(run, distinct.items()))
 
 
