@@ -222,7 +222,8 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
         # Its links to a language's home are absolute ("/jax-kb/es/"): made relative to the site's root,
         # which the theme's url filter makes relative to the page, they hold wherever the site is mounted.
         site_path = _site_path(config)
-        for alternate in config.extra.get("alternate") or []:
+        # mkdocs-static-i18n sets them as an attribute, which the theme reads before the item.
+        for alternate in getattr(config.extra, "alternate", None) or []:
             if alternate.get("link", "").startswith(site_path):
                 alternate["link"] = alternate["link"][len(site_path):] or "./"
         return context
