@@ -497,7 +497,7 @@ def test_the_badge_names_every_device_kind_of_reports_dir_linked_to_the_verifica
     assert badge.find("time").text() == "2. decembra 2026"
     # each item unbreakable with the separator after it: a wrapped line never starts with one
     items = [span.text() for span in badge.iter("span") if span.attrs.get("class") == "kb-badge__item"]
-    assert items == ["2. decembra 2026 ·", "JAX\u00a00.12.0.1 ·", "CPU, GPU (NVIDIA H200)"]
+    assert items == ["2. decembra 2026 ·", "JAX 0.12.0.1 ·", "CPU, GPU (NVIDIA H200)"]
 
 
 def test_the_verification_page_escapes_what_reports_and_pages_say(tmp_path, fixture_site):

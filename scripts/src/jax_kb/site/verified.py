@@ -163,7 +163,7 @@ def verified_badge(page: Page, runs: list[Run], lang: str, verification_link: st
     latest = max(run.date for run in backing)
     devices = html.escape(", ".join(run.device for run in backing))
     details = _items(f'<time datetime="{html.escape(latest)}">{html.escape(local_date(latest, lang))}</time>',
-                     f"JAX\u00a0{html.escape(backing[0].jax)}",
+                     f"JAX {html.escape(backing[0].jax)}",
                      f'<a href="{html.escape(verification_link)}">{devices}</a>',
                      *([downloads] if downloads else []))
     return _badge("verified", lang, ui_string(lang, "verified_title"), sentence(backing, lang), " " + details)
