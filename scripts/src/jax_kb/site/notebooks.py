@@ -25,9 +25,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from jax_kb.atomic_write import write_atomic
+from jax_kb.catalog import ui_string
 from jax_kb.markdown import InputError, Page, SiteConfig
-from jax_kb.site.escape import markdown_text
-from jax_kb.site.verified import Run
+from jax_kb.site.escape import html_text, markdown_text
+from jax_kb.site.verified import Run, sentence
 from jax_kb.snippets.blocks import Block
 from jax_kb.snippets.project_config import ProjectConfig
 from jax_kb.snippets.reading import read_blocks
@@ -134,3 +135,19 @@ def write(folder: Path, slug: str, cells: list[Cell], header: Header) -> tuple[s
     write_atomic(folder / names[0], notebook(cells, header))
     write_atomic(folder / names[1], script(cells, header))
     return names
+
+
+def offer(page: Page, site: SiteConfig, project: ProjectConfig, backing: list[Run], lang: str, address: str,
+          folder: Path) -> str:
+    """Writes the page's notebook and file into its folder of the site (backing: the runs that verify
+    the page, the first one's cells taken); the badge's item linking them, or "" where none is offered."""
+    cells = ran_cells(page, site, project, backing[0])
+    if not offered(cells):
+        return ""
+    header = Header(title=str(page.meta.get("title") or page.slug), page=page.path, url=address,
+                    verified=sentence(backing, lang), quiet=ui_string(lang, "notebook_quiet"),
+                    raises=ui_string(lang, "notebook_raises"))
+    names = write(folder, page.slug, cells, header)
+    links = [f'<a href="{html_text(name)}" download title="{html_text(ui_string(lang, key))}">'
+             f'{html_text("." + name.rsplit(".", 1)[1])}</a>' for name, key in zip(names, ("run_notebook", "run_script"))]
+    return f'{html_text(ui_string(lang, "run_page"))} {" ".join(links)}'

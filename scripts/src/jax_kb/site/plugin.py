@@ -24,9 +24,9 @@ from jax_kb.markdown import InputError, Page, load_site_config
 from jax_kb.site import (accessibility, alternates, code_labels, csp, home, nav_order, not_found, notebooks, notices,
                          numbers, published_files, sanitize, search_index, template_cache, term_index, tooltips,
                          verification_page, verified)
-from jax_kb.snippets.project_config import load_project_config
-from jax_kb.site.escape import html_text, template_meta
+from jax_kb.site.escape import template_meta
 from jax_kb.site.related import related_section
+from jax_kb.snippets.project_config import load_project_config
 
 log = logging.getLogger("mkdocs.plugins.jax_kb")
 
@@ -198,24 +198,12 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
         return f"{get_relative_url(target, page.url)}#{verification_page.anchor(source.page_id)}"
 
     def _downloads(self, source: Page, page, config) -> str:
-        """The badge's "Run this page" item: the notebook and the Python file, written beside the
-        page; empty where the page is not verified or a notebook would not run it the same way."""
+        """The badge's "Run this page" item, its files written beside the page (jax_kb/site/notebooks.py)."""
         backing = verified.backing_runs(source, self._runs)
-        cells = notebooks.ran_cells(source, self.catalog(config).config, self._project, backing[0]) if backing else None
-        if not notebooks.offered(cells):
-            return ""
-        lang = self._language(config)
         site_url = config.site_url or ""
-        header = notebooks.Header(
-            title=str(source.meta.get("title") or source.slug), page=source.path,
-            url=(site_url if site_url.endswith("/") else site_url + "/") + page.url,
-            verified=verified.sentence(backing, lang),
-            quiet=ui_string(lang, "notebook_quiet"), raises=ui_string(lang, "notebook_raises"))
-        names = notebooks.write(Path(page.file.abs_dest_path).parent, source.slug, cells, header)
-        links = [f'<a href="{html_text(name)}" download title="{html_text(ui_string(lang, key))}">'
-                 f'{html_text("." + name.rsplit(".", 1)[1])}</a>'
-                 for name, key in zip(names, ("run_notebook", "run_script"))]
-        return f'{html_text(ui_string(lang, "run_page"))} {" ".join(links)}'
+        address = (site_url if site_url.endswith("/") else site_url + "/") + page.url
+        return notebooks.offer(source, self.catalog(config).config, self._project, backing, self._language(config),
+                               address, Path(page.file.abs_dest_path).parent) if backing else ""
 
     @event_priority(40)  # after mkdocs-static-i18n has set this page's switcher links
     def on_page_context(self, context, page, config, nav):
