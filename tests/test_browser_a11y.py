@@ -17,7 +17,7 @@ pytestmark = pytest.mark.browser
 AXE = Path(__file__).with_name("vendor") / "axe.min.js"
 AXE_VERSION = "4.14.1"
 # One page of each kind: the home page, the term index, a term, a guide.
-PAGES = ["", "glossary/", "glossary/vmap/", "guides/vmap-and-jit/"]
+PAGES = ["", "glossary/", "glossary/vmap/", "guides/vmap-and-jit/", "verification/"]
 SCHEMES = ["light", "dark"]
 
 

@@ -143,7 +143,8 @@ def _search(tab, query: str) -> None:
 
 def test_no_page_of_any_language_opens_a_dialog_or_asks_another_host(project, base_url, watched):
     pages = _pages(project)
-    assert len(pages) == 10 * len(LANGS)  # home, two indexes and seven payload pages, in every language
+    # home, two indexes, seven payload pages and the verification page (their titles, as text), in every language
+    assert len(pages) == 11 * len(LANGS)
     for path in pages:
         watched.visit(base_url + path.removeprefix("./"))
         _hover_tooltips(watched.tab)

@@ -524,16 +524,45 @@ def test_a_report_of_the_wrong_shape_is_an_input_error_naming_the_file(tmp_path)
         assert detail in str(raised.value)
 
 
-def test_the_badge_names_every_device_kind_of_reports_dir_with_a_link_to_each_report(tmp_path, fixture_site):
+def test_the_badge_names_every_device_kind_of_reports_dir_linked_to_the_verification_page(tmp_path, fixture_site):
     project = fixture_site.project
     page = read_page(project / "docs/glossary/vmap.md", load_site_config(project / "mkdocs.yml"))
     code = next(f.code for f in page.fences if f.lang == "python")
     entry = {"file": page.path, "index": 0, "digest": hashlib.sha256(code.encode("utf-8")).hexdigest(), "status": "passed"}
     runs = _runs(tmp_path, {"cpu.json": [entry], "gpu-h200.json": [entry]})
-    badge = parse_fragment(verified.verified_badge(page, runs, "sk", "/kb/"))
+    badge = parse_fragment(verified.verified_badge(page, runs, "sk", "../../verification/#page-glossary-vmap"))
     links = [(a.attrs["href"], a.text()) for a in badge.iter("a")]
-    assert links == [("/kb/reports/cpu.json", "CPU"), ("/kb/reports/gpu-h200.json", "GPU (NVIDIA H200)")]
+    assert links == [("../../verification/#page-glossary-vmap", "CPU, GPU (NVIDIA H200)")]
     assert badge.find("time").text() == "2. decembra 2026"
+    # each item unbreakable with the separator after it: a wrapped line never starts with one
+    items = [span.text() for span in badge.iter("span") if span.attrs.get("class") == "kb-badge__item"]
+    assert items == ["2. decembra 2026 ·", "JAX 0.12.0.1 ·", "CPU, GPU (NVIDIA H200)"]
+
+
+def test_the_verification_page_escapes_what_reports_and_pages_say(tmp_path, fixture_site):
+    from jax_kb.site import verification_page
+
+    project = fixture_site.project
+    cat = load_catalog(load_site_config(project / "mkdocs.yml"))
+    page = cat.page("glossary/vmap", "en")
+    hostile = '<img src=x onerror=alert(1)>'
+    entry = {"file": page.path, "index": 0, "digest": "0" * 64, "status": hostile}
+    reports = tmp_path / "reports"
+    reports.mkdir()
+    (reports / "cpu.json").write_text(json.dumps({"jax": hostile, "device": "cpu", "device_kind": hostile,
+                                                  "created": hostile, "commit": hostile, "jaxlib": hostile,
+                                                  "python": hostile, "blocks": [entry]}), encoding="utf-8")
+    runs = verified.load_runs(tmp_path)
+    html = verification_page.tables(cat, runs, "en", "")
+    assert "<img" not in html and "&lt;img src=x onerror=alert(1)&gt;" in html
+    doc = parse_fragment(html)
+    assert doc.find("tbody", id="page-glossary-vmap") is not None
+    assert ("../glossary/vmap/", "vmap") in [(a.attrs["href"], a.text()) for a in doc.iter("a")]
+    assert ("../reports/cpu.json", "cpu.json") in [(a.attrs["href"], a.text()) for a in doc.iter("a")]
+    # a block whose code changed since the run says so; one the run did not see too, in the reader's language
+    assert ui_string("en", "verification_changed") in html
+    sk = verification_page.tables(cat, runs, "sk", "sk/")
+    assert ui_string("sk", "verification_missing") in sk and 'href="../../reports/cpu.json"' in sk
 
 
 def parse_fragment(html: str) -> Node:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -214,8 +215,9 @@ def test_report_follows_the_design_schema(dedupe):
                                                         "device_kind": "cpu"})
     # DESIGN.md's keys in its order, with the additions of later issues (engine, protections, skip, group,
     # input_errors; ARCHITECTURE.md).
-    assert list(report) == ["jax", "jaxlib", "python", "device", "device_kind", "engine", "created", "protections",
-                            "summary", "blocks", "input_errors"]
+    assert list(report) == ["jax", "jaxlib", "python", "device", "device_kind", "engine", "created", "commit",
+                            "protections", "summary", "blocks", "input_errors"]
+    assert re.fullmatch(r"[0-9a-f]{40}\+?", report["commit"])  # this repository's HEAD
     assert report["summary"] == {"passed": 4, "failed": 4, "skipped": 0, "not_run": 0, "executed": 4, "reused": 0}
     block = report["blocks"][0]
     assert list(block) == ["file", "line", "lang", "page", "index", "digest", "status", "reason", "skip",

@@ -12,14 +12,18 @@ import re
 import shutil
 from pathlib import Path
 
+from mkdocs.utils import get_relative_url
+
 ALTERNATE = re.compile(r'<link rel="alternate" href="[^"]*" hreflang="(?P<lang>[\w-]+)">')
 SITEMAPS = ("sitemap.xml", "sitemap.xml.gz")
 
 
-def head_to_language_roots(output: str, site_path: str, default: str) -> str:
+def head_to_language_roots(output: str, page_url: str, default: str) -> str:
+    """Each alternate names its language's root, relative to the page (page_url, "ru/glossary/vmap/"),
+    so that it holds wherever the site is mounted."""
     def root(match: re.Match) -> str:
         lang = match["lang"]
-        href = site_path + ("" if lang == default else f"{lang}/")
+        href = get_relative_url("." if lang == default else f"{lang}/", page_url).rstrip("/") + "/"
         return f'<link rel="alternate" href="{href}" hreflang="{lang}">'
 
     return ALTERNATE.sub(root, output)

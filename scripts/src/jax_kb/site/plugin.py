@@ -15,15 +15,18 @@ from urllib.parse import urlsplit
 
 from mkdocs.config import base, config_options
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import BasePlugin, event_priority
+from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
+from mkdocs.structure.files import File, InclusionLevel
 from mkdocs.utils import get_relative_url
 
 from jax_kb.catalog import Catalog, load_catalog, ui_string
 from jax_kb.markdown import InputError, Page, load_site_config
-from jax_kb.site import (accessibility, alternates, code_labels, csp, home, nav_order, not_found, notices, numbers,
-                         published_files, sanitize, search_index, template_cache, term_index, tooltips, verified)
+from jax_kb.site import (accessibility, alternates, code_labels, csp, home, nav_order, not_found, notebooks, notices,
+                         numbers, published_files, sanitize, search_index, template_cache, term_index, tooltips,
+                         verification_page, verified)
 from jax_kb.site.escape import template_meta
 from jax_kb.site.related import related_section
+from jax_kb.snippets.project_config import load_project_config
 
 log = logging.getLogger("mkdocs.plugins.jax_kb")
 
@@ -60,6 +63,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
         self._runs: list = []
         self._fallbacks: dict[str, set[str]] = {}  # per language, the URLs of its pages shown in English
         self._names: dict[str, dict[str, list[str]]] = {}  # per language and URL, a term's one-word names
+        self._project = None  # the snippet engine's settings, for the notebooks (jax_kb/site/notebooks.py)
 
     def catalog(self, config, refresh: bool = False) -> Catalog:
         """The catalog of docs/; refreshed at the start of each build, read again only if a file changed (live reload)."""
@@ -86,7 +90,9 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
         return "" if lang == config.plugins["i18n"].default_language else f"{lang}/"
 
     def _source(self, page, cat: Catalog) -> Page | None:
-        """The catalog's reading of the file a page is built from; None when it could not be read."""
+        """The catalog's reading of the file a page is built from; None when it could not be read or is generated."""
+        if page.file.abs_src_path is None:
+            return None
         return self._by_path.get(Path(os.path.relpath(page.file.abs_src_path, cat.config.root)).as_posix())
 
     @event_priority(-110)  # after mkdocs-static-i18n has set this build's language
@@ -103,6 +109,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
         config.mdx_configs["toc"] = {**config.mdx_configs.get("toc", {}), "permalink_title": ui_string(lang, "permalink")}
         try:
             self._runs = verified.load_runs(cat.config.root, self.config.reports_dir)
+            self._project = load_project_config(cat.config)
         except InputError as exc:
             raise PluginError(str(exc)) from None
         return config
@@ -111,7 +118,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
         env.bytecode_cache = template_cache.CACHE
         return env
 
-    def on_files(self, files, config):
+    def _check_files(self, files, config):
         for error in self.catalog(config).errors:
             self._report_once(str(error))
         root = self.catalog(config).config.root
@@ -119,7 +126,35 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
             self._report_once(f"{Path(os.path.relpath(Path(config.docs_dir, path), root)).as_posix()}: {problem}")
         return files
 
+    @event_priority(-110)  # after mkdocs-static-i18n has chosen this language's files
+    def _add_verification_page(self, files, config):
+        """This language's verification page, and its translations for the language switcher."""
+        i18n = config.plugins["i18n"]
+        pages = {}
+        for lang in i18n.build_languages:
+            page = File.generated(config, verification_page.SRC_URI, content=verification_page.markdown(lang),
+                                  inclusion=InclusionLevel.NOT_IN_NAV)
+            folder = "" if lang == i18n.default_language else f"{lang}/"
+            page.dest_uri = verification_page.url(folder) + "index.html"
+            page.url = verification_page.url(folder)
+            # What mkdocs-static-i18n gives its own files, read by its switcher and page context.
+            page.locale = page.locale_alternate_of = lang
+            page.localization, page.norm_src_uri = None, verification_page.SRC_URI
+            pages[lang] = page
+        for page in pages.values():
+            page.alternates = pages
+        files.append(pages[self._language(config)])
+        return files
+
+    on_files = CombinedEvent(_check_files, _add_verification_page)
+
+    def _is_verification_page(self, page) -> bool:
+        return page.file.abs_src_path is None and page.file.src_uri == verification_page.SRC_URI
+
     def on_page_markdown(self, markdown, page, config, files):
+        if self._is_verification_page(page):
+            page.edit_url = None  # generated: there is no Markdown file to edit
+            return markdown  # its front matter is ours (jax_kb/site/verification_page.py)
         cat = self.catalog(config)
         lang = self._language(config)
         source = self._source(page, cat)
@@ -144,6 +179,9 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
     def on_page_content(self, html, page, config, files):
         html = sanitize.page_html(html)  # the page's own HTML; the hooks' notices are added after
         sanitize.toc_titles(page.toc)
+        if self._is_verification_page(page):
+            return html + verification_page.tables(self.catalog(config), self._runs, self._language(config),
+                                                   self._folder(config))
         # Without a title of its own, MkDocs' (from the first heading, as HTML), as text.
         page.meta.setdefault("title", sanitize.TEXT_ONLY.clean(page.title or ""))
         cat = self.catalog(config)
@@ -153,11 +191,36 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
             return html
         english = page.file.alternates.get(cat.config.default_language)
         english_link = get_relative_url(english.url, page.url) if english else ""
-        badge = verified.verified_badge(source, self._runs, lang, _site_path(config))
+        badge = verified.verified_badge(source, self._runs, lang, self._verification_link(source, page, config),
+                                        self._downloads(source, page, config))
         own_summary = source.meta.get("summary") if source.meta.get("kind") == "term" else None
         html = tooltips.first_mentions(html, own_summary if isinstance(own_summary, str) else None)
         html = numbers.keep_numbers_together(html)
         return _below_title(notices.with_notices(html, source, lang, cat, english_link), badge)
+
+    def _verification_link(self, source: Page, page, config) -> str:
+        """The relative URL of the page's entry on this language's verification page."""
+        target = verification_page.url(self._folder(config))
+        return f"{get_relative_url(target, page.url)}#{verification_page.anchor(source.page_id)}"
+
+    def _downloads(self, source: Page, page, config) -> str:
+        """The badge's "Run this page" item, its files written beside the page (jax_kb/site/notebooks.py)."""
+        backing = verified.backing_runs(source, self._runs)
+        site_url = config.site_url or ""
+        address = (site_url if site_url.endswith("/") else site_url + "/") + page.url
+        return notebooks.offer(source, self.catalog(config).config, self._project, backing, self._language(config),
+                               address, Path(page.file.abs_dest_path).parent) if backing else ""
+
+    @event_priority(40)  # after mkdocs-static-i18n has set this page's switcher links
+    def on_page_context(self, context, page, config, nav):
+        # Its links to a language's home are absolute ("/jax-kb/es/"): made relative to the site's root,
+        # which the theme's url filter makes relative to the page, they hold wherever the site is mounted.
+        site_path = _site_path(config)
+        # mkdocs-static-i18n sets them as an attribute, which the theme reads before the item.
+        for alternate in getattr(config.extra, "alternate", None) or []:
+            if alternate.get("link", "").startswith(site_path):
+                alternate["link"] = alternate["link"][len(site_path):] or "./"
+        return context
 
     def on_template_context(self, context, template_name, config):
         if template_name == "404.html":
@@ -179,7 +242,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
 
     def on_post_page(self, output, page, config):
         output = accessibility.named_landmarks(output, ui_string(self._language(config), "search"))
-        output = alternates.head_to_language_roots(output, _site_path(config), config.plugins["i18n"].default_language)
+        output = alternates.head_to_language_roots(output, page.url, config.plugins["i18n"].default_language)
         return csp.with_policy(output, _site_path(config) + page.url, csp.Theme.of(config, _site_path(config)))
 
     @event_priority(-110)  # after mkdocs-static-i18n has built every language and written their joint index

@@ -14,7 +14,7 @@ import functools
 import html
 import json
 import shutil
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date as Date
 from pathlib import Path
 
@@ -37,6 +37,8 @@ class Run:
     date: str
     blocks: dict
     report: str = ""  # the report's path, relative to the project root (reports/cpu.json)
+    facts: dict = field(default_factory=dict)  # what else the verification page tells: jaxlib, python, commit
+    entries: dict = field(default_factory=dict)  # each block's report entry (line, stdout, ...) by (file, index)
 
 
 def _device(report: dict) -> str:
@@ -49,11 +51,11 @@ def report_files(root: Path, reports_dir: str = REPORTS) -> list[Path]:
     return sorted((root / reports_dir).glob("*.json"), key=lambda p: (p.name != "cpu.json", p.name))
 
 
-def _blocks(report, name: str) -> dict:
-    """Each block's (digest, status) by (file, index); InputError for a report of another shape."""
+def _blocks(report, name: str) -> tuple[dict, dict]:
+    """Each block's (digest, status), and its entry, by (file, index); InputError for a report of another shape."""
     if not isinstance(report, dict) or not isinstance(report.get("blocks", []), list):
         raise InputError(name, 1, 'not a report of the snippet engine: expected an object with a list "blocks"')
-    blocks = {}
+    blocks, entries = {}, {}
     for number, block in enumerate(report.get("blocks", [])):
         wrong = [key for key, kind in BLOCK_FIELDS.items()
                  if not isinstance(block, dict) or not isinstance(block.get(key), kind)]
@@ -61,7 +63,12 @@ def _blocks(report, name: str) -> dict:
             raise InputError(name, 1, f"not a report of the snippet engine: blocks[{number}] lacks "
                                       + ", ".join(f'"{key}" ({BLOCK_FIELDS[key].__name__})' for key in wrong))
         blocks[(block["file"], block["index"])] = (block["digest"], block["status"])
-    return blocks
+        entries[(block["file"], block["index"])] = block
+    return blocks, entries
+
+
+# What the verification page tells of a run beside the JAX version, the device and the date.
+FACTS = ("jaxlib", "python", "created", "commit")
 
 
 def load_runs(root: Path, reports_dir: str = REPORTS) -> list[Run]:
@@ -74,8 +81,10 @@ def load_runs(root: Path, reports_dir: str = REPORTS) -> list[Run]:
             raise InputError(name, exc.lineno, f"not a JSON report of the snippet engine: {exc.msg}") from None
         except (OSError, UnicodeDecodeError) as exc:
             raise InputError(name, None, f"cannot be read: {exc}") from None
-        blocks = _blocks(report, name)
-        runs.append(Run(str(report.get("jax", "")), _device(report), str(report.get("created", ""))[:10], blocks, name))
+        blocks, entries = _blocks(report, name)
+        facts = {key: str(report[key]) for key in FACTS if isinstance(report.get(key), (str, int, float))}
+        runs.append(Run(str(report.get("jax", "")), _device(report), str(report.get("created", ""))[:10], blocks,
+                        name, facts, entries))
     return runs
 
 
@@ -123,22 +132,38 @@ def _badge(kind: str, lang: str, label: str, title: str, details: str) -> str:
             f'<span class="kb-badge__label">{html.escape(label)}</span>{details}</div>\n')
 
 
-def verified_badge(page: Page, runs: list[Run], lang: str, site_path: str) -> str:
+def sentence(backing: list[Run], lang: str) -> str:
+    """What the badge says in full (its title): each run that backs the page, with JAX, device and date."""
+    return " ".join(ui_string(lang, "verified").format(jax=run.jax, device=run.device, date=local_date(run.date, lang))
+                    for run in backing).replace("..", ".")  # a date that ends in "г." ends the sentence
+
+
+def _items(*items: str) -> str:
+    """The badge's details, each one unbreakable with the separator that follows it: on a narrow
+    screen the badge wraps between items, and no line starts with a separator."""
+    last = len(items) - 1
+    return "".join(f'<span class="kb-badge__item">{item}{" ·" if n < last else ""}</span>'
+                   for n, item in enumerate(items))
+
+
+def verified_badge(page: Page, runs: list[Run], lang: str, verification_link: str, downloads: str = "") -> str:
     """The badge's HTML, placed below the title; empty for a page without Python blocks.
 
-    site_path is the path of the site's root ("/jax-kb/"), under which the reports are.
+    verification_link is the relative URL of the page's entry on the verification page
+    (jax_kb/site/verification_page.py), which the devices link to; downloads is the "Run this
+    page" item (jax_kb/site/notebooks.py), offered on a verified page only.
     """
     if not any(is_python(fence) for fence in page.fences):
         return ""
     backing = backing_runs(page, runs)
     if not backing:
-        return _badge("not-verified", lang, ui_string(lang, "not_verified_title"), ui_string(lang, "not_verified"), "")
+        return _badge("not-verified", lang, ui_string(lang, "not_verified_title"), ui_string(lang, "not_verified"),
+                      " " + _items(f'<a href="{html.escape(verification_link)}">'
+                                   f'{html.escape(ui_string(lang, "verification_link"))}</a>'))
     latest = max(run.date for run in backing)
-    devices = ", ".join(f'<a href="{html.escape(site_path + run.report)}">{html.escape(run.device)}</a>'
-                        for run in backing)
-    sentence = " ".join(ui_string(lang, "verified").format(jax=run.jax, device=run.device,
-                                                           date=local_date(run.date, lang))
-                        for run in backing).replace("..", ".")  # a date that ends in "г." ends the sentence
-    details = (f' <time datetime="{html.escape(latest)}">{html.escape(local_date(latest, lang))}</time>'
-               f' · JAX {html.escape(backing[0].jax)} · {devices}')
-    return _badge("verified", lang, ui_string(lang, "verified_title"), sentence, details)
+    devices = html.escape(", ".join(run.device for run in backing))
+    details = _items(f'<time datetime="{html.escape(latest)}">{html.escape(local_date(latest, lang))}</time>',
+                     f"JAX {html.escape(backing[0].jax)}",
+                     f'<a href="{html.escape(verification_link)}">{devices}</a>',
+                     *([downloads] if downloads else []))
+    return _badge("verified", lang, ui_string(lang, "verified_title"), sentence(backing, lang), " " + details)

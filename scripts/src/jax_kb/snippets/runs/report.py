@@ -4,6 +4,7 @@ from __future__ import annotations
 import datetime
 import json
 import platform
+import subprocess
 from collections import Counter
 from pathlib import Path
 
@@ -66,12 +67,28 @@ def build_report(results: list[BlockResult], device: str, info: dict, groups: di
         "device_kind": info.get("device_kind", ""),
         "engine": engine_version(),
         "created": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "commit": info["commit"] if "commit" in info else source_commit(),
         "protections": info.get("protections", {}),
         **(extra or {}),
         "summary": entry_summary(entries),
         "blocks": entries,
         "input_errors": [input_error_entry(e) for e in sorted(input_errors, key=lambda e: (e.path, e.line or 0))],
     }
+
+
+def source_commit(folder: str | Path = ".") -> str:
+    """The git commit the pages were read at, with "+" when the work tree had changes (what the site's
+    verification page shows); empty outside a git work tree."""
+    def git(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run(["git", "-C", str(folder), *args], capture_output=True, text=True, timeout=60)
+
+    try:
+        head, status = git("rev-parse", "HEAD"), git("status", "--porcelain", "--untracked-files=no")
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    if head.returncode != 0:
+        return ""
+    return head.stdout.strip() + ("+" if status.returncode == 0 and status.stdout.strip() else "")
 
 
 def write_report(path: str | Path, report: dict) -> None:
