@@ -72,8 +72,21 @@
     document.querySelectorAll(".highlight pre > code").forEach(function (code) {
       var block = code.closest(".highlight");
       block.classList.toggle("kb-scrolls", code.scrollWidth > code.clientWidth + 1);
+      keyboardScrollable(code);
     });
   }
   window.addEventListener("load", markScrollable);
   window.addEventListener("resize", markScrollable);
+
+  /* Such a block can be scrolled from the keyboard too: Material makes it focusable only where
+     the device can hover, and takes that away again on a touch screen (when it mounts the block). */
+  function keyboardScrollable(code) {
+    var scrolls = !!code.closest(".kb-scrolls");
+    if (scrolls && code.getAttribute("tabindex") !== "0") code.setAttribute("tabindex", "0");
+  }
+  new MutationObserver(function (records) {
+    records.forEach(function (record) {
+      if (record.target.matches(".highlight pre > code")) keyboardScrollable(record.target);
+    });
+  }).observe(document.body, { attributes: true, attributeFilter: ["tabindex"], subtree: true });
 })();
