@@ -321,3 +321,11 @@ def test_the_policy_runs_no_script_file_but_the_theme_s_even_from_the_site_itsel
     watched.tab.wait_for_timeout(300)
     assert watched.dialogs == []
     assert [v for v in watched.violations() if "published.js" in v]
+
+
+def test_a_copy_that_is_no_git_checkout_builds_and_shows_no_last_changed_date(project):
+    # The project fixture is such a copy: it built, and no page claims a date it cannot know.
+    pages = sorted((project / "site").rglob("index.html"))
+    assert pages
+    assert not [p for p in pages if 'class="md-source-file"' in p.read_text(encoding="utf-8")]
+    assert "not a git checkout" in (project / "build.log").read_text(encoding="utf-8")

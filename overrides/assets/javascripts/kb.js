@@ -2,15 +2,16 @@
 (function () {
   "use strict";
 
-  /* The language switcher keeps the #section: heading ids are the same in every language.
-     Material's own handler would send the reader to the page without it (or to the
-     language's home, where its sitemap lacks the page), so the link is followed as written. */
+  /* The language switcher keeps the #section: heading ids are the same in every language,
+     but for the term index's letters, where data-kb-anchors names the nearest letter the other
+     language has. The link, the page in the other language, is followed as written. */
   document.addEventListener("click", function (event) {
     var link = event.target instanceof Element && event.target.closest("a.md-select__link[hreflang]");
     if (!link || event.metaKey || event.ctrlKey) return;
-    event.stopPropagation();
     if (location.hash) {
-      link.hash = location.hash;
+      var id = decodeURIComponent(location.hash.slice(1));
+      var moved = JSON.parse(link.getAttribute("data-kb-anchors") || "{}");
+      link.hash = Object.prototype.hasOwnProperty.call(moved, id) ? moved[id] : location.hash;
     }
   }, true);
 
@@ -62,8 +63,21 @@
     document.querySelectorAll(".highlight pre > code").forEach(function (code) {
       var block = code.closest(".highlight");
       block.classList.toggle("kb-scrolls", code.scrollWidth > code.clientWidth + 1);
+      keyboardScrollable(code);
     });
   }
   window.addEventListener("load", markScrollable);
   window.addEventListener("resize", markScrollable);
+
+  /* Such a block can be scrolled from the keyboard too: Material makes it focusable only where
+     the device can hover, and takes that away again on a touch screen (when it mounts the block). */
+  function keyboardScrollable(code) {
+    var scrolls = !!code.closest(".kb-scrolls");
+    if (scrolls && code.getAttribute("tabindex") !== "0") code.setAttribute("tabindex", "0");
+  }
+  new MutationObserver(function (records) {
+    records.forEach(function (record) {
+      if (record.target.matches(".highlight pre > code")) keyboardScrollable(record.target);
+    });
+  }).observe(document.body, { attributes: true, attributeFilter: ["tabindex"], subtree: true });
 })();

@@ -1,39 +1,20 @@
-"""The head's hreflang alternates point at each language's home, with the sitemap beside it.
+"""The head names no alternate languages: a page load fetches no sitemap.
 
-Material reads every `<link rel="alternate">` of the head as a language's root and fetches
-the sitemap.xml next to it; mkdocs-static-i18n makes them the page's own translations, so
-each page view asked for five sitemaps that do not exist. The head names the language
-roots, each root gets the site's sitemap (it lists every page with its hreflang
-alternates, written by mkdocs-static-i18n), and the switcher keeps the page links.
+Material reads every `<link rel="alternate">` of the head as the root of another language
+and fetches the sitemap.xml beside it on every page load (five sitemaps of the whole site,
+about half the bytes of a page view), only to find the page in the other language when the
+reader picks one in the switcher. The switcher's links already are the page's translations
+(mkdocs-static-i18n writes them; assets/javascripts/kb.js follows them as written), so the
+sitemaps would tell the browser nothing. Search engines get each page's hreflang alternates
+from the site's one sitemap.xml, where mkdocs-static-i18n lists them.
 """
 from __future__ import annotations
 
 import re
-import shutil
-from pathlib import Path
 
-from mkdocs.utils import get_relative_url
-
-ALTERNATE = re.compile(r'<link rel="alternate" href="[^"]*" hreflang="(?P<lang>[\w-]+)">')
-SITEMAPS = ("sitemap.xml", "sitemap.xml.gz")
+ALTERNATE = re.compile(r'\s*<link rel="alternate" href="[^"]*" hreflang="[\w-]+">')
 
 
-def head_to_language_roots(output: str, page_url: str, default: str) -> str:
-    """Each alternate names its language's root, relative to the page (page_url, "ru/glossary/vmap/"),
-    so that it holds wherever the site is mounted."""
-    def root(match: re.Match) -> str:
-        lang = match["lang"]
-        href = get_relative_url("." if lang == default else f"{lang}/", page_url).rstrip("/") + "/"
-        return f'<link rel="alternate" href="{href}" hreflang="{lang}">'
-
-    return ALTERNATE.sub(root, output)
-
-
-def copy_sitemaps(site_dir: Path, languages: list[str], default: str) -> None:
-    for lang in languages:
-        if lang == default:
-            continue
-        for name in SITEMAPS:
-            if (site_dir / name).is_file():
-                (site_dir / lang).mkdir(parents=True, exist_ok=True)
-                shutil.copyfile(site_dir / name, site_dir / lang / name)
+def without_head_alternates(output: str) -> str:
+    head, end, body = output.partition("</head>")
+    return ALTERNATE.sub("", head) + end + body if end else output

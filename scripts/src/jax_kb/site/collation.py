@@ -80,3 +80,11 @@ def foreign_script(text: str, lang: str) -> bool:
     first = next(iter(_elements(text, lang)), None)
     own = CYRL if lang in CYRILLIC_LANGUAGES else LATIN
     return first is not None and first[0][0] in (LATIN, CYRL) and _script_rank(own, lang) != first[0][0]
+
+
+def alphabet(lang: str) -> list[str]:
+    """The initials in the language's order, as initial() writes them: its own script's letters first."""
+    latin = [letter for base in "abcdefghijklmnopqrstuvwxyz" for letter in (base, *TAILORED.get(lang, {}).get(base, []))]
+    cyrillic = [letter for letter in CYRILLIC if letter not in "ъыь"]  # no word starts with them
+    letters = cyrillic + latin if lang in CYRILLIC_LANGUAGES else latin + cyrillic
+    return [initial(letter, lang) for letter in letters]

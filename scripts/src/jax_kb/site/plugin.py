@@ -21,8 +21,8 @@ from mkdocs.utils import get_relative_url
 
 from jax_kb.catalog import Catalog, load_catalog, ui_string
 from jax_kb.markdown import InputError, Page, load_site_config
-from jax_kb.site import (accessibility, alternates, code_labels, csp, home, nav_order, not_found, notebooks, notices,
-                         numbers, published_files, sanitize, search_index, template_cache, term_index, tooltips,
+from jax_kb.site import (accessibility, alternates, code_labels, csp, git_dates, home, nav_order, not_found, notebooks,
+                         notices, numbers, published_files, sanitize, search_index, template_cache, term_index, tooltips,
                          verification_page, verified)
 from jax_kb.site.escape import template_meta
 from jax_kb.site.related import related_section
@@ -95,8 +95,14 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
             return None
         return self._by_path.get(Path(os.path.relpath(page.file.abs_src_path, cat.config.root)).as_posix())
 
+    @event_priority(100)  # before the dates plugin reads git in its own on_config
+    def _on_config_dates(self, config):
+        if git_dates.turn_off_outside_git(config, Path(config.config_file_path).resolve().parent):
+            log.info("not a git checkout: the pages show no last-changed date")
+        return config
+
     @event_priority(-110)  # after mkdocs-static-i18n has set this build's language
-    def on_config(self, config):
+    def _on_config_language(self, config):
         cat = self.catalog(config, refresh=True)
         lang = self._language(config)
         config.mdx_configs["abbr"] = {**config.mdx_configs.get("abbr", {}),
@@ -113,6 +119,8 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
         except InputError as exc:
             raise PluginError(str(exc)) from None
         return config
+
+    on_config = CombinedEvent(_on_config_dates, _on_config_language)
 
     def on_env(self, env, config, files):
         env.bytecode_cache = template_cache.CACHE
@@ -220,6 +228,13 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
         for alternate in getattr(config.extra, "alternate", None) or []:
             if alternate.get("link", "").startswith(site_path):
                 alternate["link"] = alternate["link"][len(site_path):] or "./"
+        cat = self.catalog(config)
+        source = self._source(page, cat)
+        if source is not None and source.page_id == term_index.TERMS:
+            # The switcher lands on the nearest letter where the other language's index lacks this one.
+            lang = self._language(config)
+            context["switched_anchors"] = {other: term_index.switched_anchors(lang, other, cat)
+                                           for other in config.plugins["i18n"].build_languages if other != lang}
         return context
 
     def on_template_context(self, context, template_name, config):
@@ -236,14 +251,17 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
         if template_name == "404.html":
             folder = self._folder(config)
             page_path = _site_path(config) + folder + "404.html"
-            return not_found.write(csp.with_policy(output, page_path, csp.Theme.of(config, _site_path(config))),
-                                   config.site_dir, folder)
+            return not_found.write(self._finished(output, page_path, config), config.site_dir, folder)
         return output
 
     def on_post_page(self, output, page, config):
+        return self._finished(output, _site_path(config) + page.url, config)
+
+    def _finished(self, output: str, page_path: str, config) -> str:
+        """What every template's page gets, the 404 pages included; page_path: where it is served."""
         output = accessibility.named_landmarks(output, ui_string(self._language(config), "search"))
-        output = alternates.head_to_language_roots(output, page.url, config.plugins["i18n"].default_language)
-        return csp.with_policy(output, _site_path(config) + page.url, csp.Theme.of(config, _site_path(config)))
+        output = alternates.without_head_alternates(output)
+        return csp.with_policy(output, page_path, csp.Theme.of(config, _site_path(config)))
 
     @event_priority(-110)  # after mkdocs-static-i18n has built every language and written their joint index
     def on_post_build(self, config):
@@ -255,7 +273,6 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
                                      self._fallbacks, {lang: ui_string(lang, "search_english")
                                                        for lang in i18n.build_languages}, self._names)
         if not i18n.building:
-            alternates.copy_sitemaps(Path(config.site_dir), i18n.build_languages, i18n.default_language)
             verified.copy_reports(self._runs, self.catalog(config).config.root, Path(config.site_dir))
 
     @event_priority(-110)  # after mkdocs-static-i18n has made this language's navigation
