@@ -47,10 +47,11 @@ def test_an_annotation_opens_with_its_note_and_the_copy_button_copies_runnable_c
     reader.wait_for_load_state("load")
     block = reader.locator("article div.highlight").filter(has=reader.locator(".md-annotation")).first
     block.scroll_into_view_if_needed()
-    shown = block.locator("code").inner_text()
+    marker = block.locator(".md-annotation__index").first
+    marker.wait_for(state="attached")  # Material mounts the notes after load: the block as the reader sees it
+    shown = block.locator("pre > code").inner_text()  # the notes' own <code> elements are not the block's
     assert "(1)" not in shown and "self.w * x" in shown
 
-    marker = block.locator(".md-annotation__index").first
     tooltip = block.locator(".md-annotation .md-tooltip").first
     assert not tooltip.is_visible()
     marker.click(force=True)  # its pulse, which invites the click, never lets it count as stable
