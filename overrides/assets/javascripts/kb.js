@@ -44,8 +44,6 @@
       nav.setAttribute("aria-label", ((button && button.title) || "Code") + " " + number);
     });
   }
-  nameCodeNavs();
-  new MutationObserver(nameCodeNavs).observe(document.body, { childList: true, subtree: true });
 
   /* Material's code annotation markers are links that show their number through CSS only:
      each gets that number as its name, so that it has one for a screen reader (axe: link-name). */
@@ -55,8 +53,13 @@
       if (number) marker.setAttribute("aria-label", number.getAttribute("data-md-annotation-id"));
     });
   }
-  nameAnnotationMarkers();
-  new MutationObserver(nameAnnotationMarkers).observe(document.body, { childList: true, subtree: true });
+  /* Material mounts both after load: one watch names them as they come. */
+  function nameMounted() {
+    nameCodeNavs();
+    nameAnnotationMarkers();
+  }
+  nameMounted();
+  new MutationObserver(nameMounted).observe(document.body, { childList: true, subtree: true });
 
   /* A code block wider than its column says so: a fade at the edge that scrolls. */
   function markScrollable() {

@@ -285,9 +285,10 @@ class Engine:
         memory_limit = options.memory_limit or default_memory_limit(size)
         note = (f"(each page may use {format_size(memory_limit)} of memory in this run: "
                 "--memory-limit changes it)")
-        cache_dir = options.cache_dir or (self.site or load_site_config()).jax_cache_dir
+        site = self.site or load_site_config()
+        cache_dir = options.cache_dir or site.jax_cache_dir
         pool = Pool(size, options.device, options.output_limit, cache_dir, memory_limit,
-                    require_isolation=options.require_isolation)
+                    require_isolation=options.require_isolation, visible=(str(site.root),))
         waiting = {key: len(plan.jobs) for key, plan in plans.items() if plan.jobs}
         outcomes: dict[str, dict[int, Outcome]] = {key: dict(plan.decided) for key, plan in plans.items()}
         self.info = pool.info  # filled as the pool learns it: the page boxes at start, the device from its probe

@@ -4,7 +4,8 @@ The zygote forks a keeper for each page; the keeper takes new namespaces (PID, m
 IPC, UTS; a user namespace too when it is not root) and forks the page's process, which is PID 1
 of its own PID namespace: it sees no other process, and when it ends the kernel ends every
 process the page started. Inside, the machine is read-only; /tmp (the working folder, HOME and
-/dev/shm within it) is a private tmpfs of a fixed size; the page's own folder of JAX's compilation
+/dev/shm within it) is a private tmpfs of a fixed size (the project and the Python environment
+stay visible in it, read-only, where they lie under /tmp); the page's own folder of JAX's compilation
 cache is the one other writable place; the limits of its cgroups and rlimits apply; it holds no
 capability. Nothing of another page is visible, and nothing of the page outlives it.
 """
@@ -37,17 +38,20 @@ class BoxSpec:
     cgroups: tuple[str, ...] = ()  # the cgroup.procs files the page's process joins first
     cache_dir: str | None = None  # the page's own folder of JAX's compilation cache (on the host)
     hide: tuple[str, ...] = ()  # folders covered with an empty read-only tmpfs (other pages' caches)
+    visible: tuple[str, ...] = ()  # folders the page sees read-only even under /tmp (the project's)
     limits: dict = field(default_factory=dict)  # RLIMITS name -> value
     environment: dict = field(default_factory=dict)
 
     @classmethod
     def from_json(cls, data: dict) -> "BoxSpec":
         return cls(int(data["tmp_size"]), tuple(data.get("cgroups", ())), data.get("cache_dir"),
-                   tuple(data.get("hide", ())), dict(data.get("limits", {})), dict(data.get("environment", {})))
+                   tuple(data.get("hide", ())), tuple(data.get("visible", ())), dict(data.get("limits", {})),
+                   dict(data.get("environment", {})))
 
     def to_json(self) -> dict:
         return {"tmp_size": self.tmp_size, "cgroups": list(self.cgroups), "cache_dir": self.cache_dir,
-                "hide": list(self.hide), "limits": self.limits, "environment": self.environment}
+                "hide": list(self.hide), "visible": list(self.visible), "limits": self.limits,
+                "environment": self.environment}
 
 
 def take_namespaces() -> None:
@@ -72,17 +76,25 @@ def _join_cgroups(procs_files: tuple[str, ...]) -> None:
             f.write("0")  # the writing process itself
 
 
-def _python_under_tmp() -> list[str]:
-    """The folders Python imports from that lie under /tmp (a virtual environment made there): they
-    stay visible, read-only, over the page's own /tmp."""
-    folders = {os.path.realpath(p) for p in [*sys.path, sys.prefix, sys.exec_prefix] if p and os.path.isdir(p)}
-    return sorted(f for f in folders if f.startswith(TMP + "/"))
+def _kept_under_tmp(visible: tuple[str, ...]) -> list[str]:
+    """The folders under /tmp that stay visible, read-only, over the page's own /tmp, as the rest of
+    the machine is: those Python imports from (a virtual environment made there) and `visible` (a
+    project checked out there). Outermost only: a folder within another comes with it."""
+    folders = {os.path.realpath(p) for p in [*sys.path, sys.prefix, sys.exec_prefix, *visible]
+               if p and os.path.isdir(p)}
+    under = sorted(f for f in folders if f.startswith(TMP + "/"))
+    return [f for f in under if not any(f.startswith(outer + "/") for outer in under)]
+
+
+def _seen(folder: str, kept: dict[str, int]) -> bool:
+    """Whether the page would see the folder: outside /tmp, or within a folder kept over it."""
+    return not folder.startswith(TMP + "/") or any(folder == k or folder.startswith(k + "/") for k in kept)
 
 
 def _mounts(spec: BoxSpec) -> None:
     kernel.mount(None, "/", None, kernel.MS_REC | kernel.MS_PRIVATE)  # nothing below reaches the host
     cache = os.open(spec.cache_dir, os.O_PATH | os.O_DIRECTORY) if spec.cache_dir else None
-    kept = {folder: os.open(folder, os.O_PATH | os.O_DIRECTORY) for folder in _python_under_tmp()}
+    kept = {folder: os.open(folder, os.O_PATH | os.O_DIRECTORY) for folder in _kept_under_tmp(spec.visible)}
     kernel.mount("proc", "/proc", "proc", kernel.MS_NOSUID | kernel.MS_NODEV | kernel.MS_NOEXEC)
     kernel.mount_setattr("/", kernel.MOUNT_ATTR_RDONLY | kernel.MOUNT_ATTR_NOSUID)
     kernel.mount("tmpfs", TMP, "tmpfs", kernel.MS_NOSUID | kernel.MS_NODEV, f"size={spec.tmp_size},mode=1777")
@@ -99,7 +111,7 @@ def _mounts(spec: BoxSpec) -> None:
         kernel.mount_setattr(CACHE, attr_clr=kernel.MOUNT_ATTR_RDONLY, recursive=False)
         os.close(cache)
     for folder in spec.hide:
-        if os.path.isdir(folder) and not folder.startswith(TMP + "/"):
+        if os.path.isdir(folder) and _seen(os.path.realpath(folder), kept):
             kernel.mount("tmpfs", folder, "tmpfs", kernel.MS_RDONLY | kernel.MS_NOSUID | kernel.MS_NODEV, "size=4k")
 
 

@@ -113,7 +113,8 @@ def _job_file(blocks: list[dict]) -> int:
 class Pool:
     def __init__(self, size: int, device: str, output_limit: int = 1_000_000, cache_dir: Path | None = None,
                  memory_limit: int | None = None, tmp_size: int = DEFAULT_TMP_SIZE,
-                 process_limit: int = DEFAULT_PROCESSES, require_isolation: bool = False):
+                 process_limit: int = DEFAULT_PROCESSES, require_isolation: bool = False,
+                 visible: tuple[str, ...] = ()):
         self.size = max(1, size)
         self.device = device
         self.output_limit = output_limit
@@ -121,6 +122,7 @@ class Pool:
         self.tmp_size = tmp_size
         self.process_limit = process_limit
         self.require_isolation = require_isolation
+        self.visible = visible  # the project's folder: read-only in the box even where it lies under /tmp
         # A page reads and writes its own folder of the cache, and no other page's.
         self.cache_root = Path(os.environ.get("JAX_COMPILATION_CACHE_DIR") or cache_dir or default_cache_dir())
         self.root = tempfile.mkdtemp(prefix="snippet-pages-")
@@ -273,7 +275,8 @@ class Pool:
                   "data": None if group or self.device != "cpu" else self.memory_limit}
         return BoxSpec(tmp_size=self.tmp_size, cgroups=group.procs_files if group else (),
                        cache_dir=str(cache) if cache else None,
-                       hide=(str(self.cache_root), self.root), limits=limits, environment=self.page_env)
+                       hide=(str(self.cache_root), self.root), visible=self.visible, limits=limits,
+                       environment=self.page_env)
 
     def _launch(self, job: Job) -> None:
         self.launched += 1
