@@ -4,6 +4,7 @@ from __future__ import annotations
 import hashlib
 import math
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 from pymdownx.snippets import SnippetPreprocessor
 
@@ -71,6 +72,10 @@ class Block:
 
     def signature(self) -> tuple:
         """What decides the block's result, comments aside: equal signatures run alike."""
+        return self._signature
+
+    @cached_property  # grouping, shards and reuse all ask; tokenizing is the costly part of reading a page
+    def _signature(self) -> tuple:
         return (self.run, self.raises, self.device, self.timeout, code_tokens(self.code),
                 self.expected, self.rtol if self.output else None, self.skip, self.shown_only, self.namespace,
                 self.allow_error, tuple(sorted(self.doctest_flags)))
