@@ -14,7 +14,7 @@ from jax_kb.snippets.reading import read_blocks
 from jax_kb.snippets.results import BlockError, BlockResult, Group, LoadedPage, Skip, Status
 from jax_kb.snippets.run_options import RunOptions
 from jax_kb.snippets.sandbox.page_process import BLOCK_FILE
-from jax_kb.snippets.sandbox.pool import Job, Pool
+from jax_kb.snippets.sandbox.pool import EarlyZygote, Job, Pool
 from jax_kb.snippets.sandbox.protections import default_memory_limit, format_size
 from jax_kb.snippets.tracebacks import error_line, render
 from jax_kb.snippets.units import JobPlan, Unit, job_plans
@@ -260,9 +260,11 @@ def page_results(item: LoadedPage, outcomes: dict[int, Outcome], executed: bool)
 class Engine:
     """Runs pages in fresh processes and judges their blocks; see RunOptions for what it takes."""
 
-    def __init__(self, options: RunOptions | None = None, site: SiteConfig | None = None):
+    def __init__(self, options: RunOptions | None = None, site: SiteConfig | None = None,
+                 early: EarlyZygote | None = None):
         self.options = options or RunOptions()
         self.site = site
+        self.early = early  # a zygote already starting, for the pool to take
         self.info: dict = {}  # the setup the pages ran on, once one has run
         self.timings: dict = {}  # where the run's time went: the zygote's start-up, each job (sandbox/timings.py)
 
@@ -288,7 +290,7 @@ class Engine:
         site = self.site or load_site_config()
         cache_dir = options.cache_dir or site.jax_cache_dir
         pool = Pool(size, options.device, options.output_limit, cache_dir, memory_limit,
-                    require_isolation=options.require_isolation, visible=(str(site.root),))
+                    require_isolation=options.require_isolation, visible=(str(site.root),), early=self.early)
         waiting = {key: len(plan.jobs) for key, plan in plans.items() if plan.jobs}
         outcomes: dict[str, dict[int, Outcome]] = {key: dict(plan.decided) for key, plan in plans.items()}
         self.info = pool.info  # filled as the pool learns it: the page boxes at start, the device from its probe

@@ -21,6 +21,7 @@ from jax_kb.snippets.engine import Engine, load
 from jax_kb.snippets.project_config import ProjectConfig, load_project_config
 from jax_kb.snippets.results import BlockResult, LoadedPage
 from jax_kb.snippets.run_options import RunOptions
+from jax_kb.snippets.sandbox.pool import EarlyZygote
 from jax_kb.snippets.runs import identity
 from jax_kb.snippets.runs.report import build_report, entry_summary, summary
 from jax_kb.snippets.runs.reuse import read_report, unchanged_files
@@ -39,14 +40,19 @@ class Run:
     refused: bool = False  # input that makes the run meaningless (a shard without its durations)
     blocks_found: int = 0  # Python blocks in the pages read, and in the entries --reuse copied
     engine: Engine | None = None
+    early: EarlyZygote | None = None  # started while the pages were read; the engine's pool takes it
 
     def __iter__(self) -> Iterator[list[BlockResult]]:
-        if self.refused:
-            return
-        self.engine = Engine(self.options, self.site)
-        for page in self.engine.run(self.selection.to_run, self.site.default_language):
-            self.results.extend(page)
-            yield page
+        try:
+            if self.refused:
+                return
+            self.engine = Engine(self.options, self.site, self.early)
+            for page in self.engine.run(self.selection.to_run, self.site.default_language):
+                self.results.extend(page)
+                yield page
+        finally:
+            if self.early is not None:
+                self.early.close()  # nothing ran, or the pool took it and this does nothing
 
     @property
     def info(self) -> dict:
@@ -108,20 +114,24 @@ def run_pages(pages: Iterable[str | Path | LoadedPage] = (), options: RunOptions
         except InputError as exc:
             input_errors.append(exc)
     unchanged = None
+    # Cut without the durations its sibling shards use, this shard would overlap them.
+    refused = bool(options.shard_durations) and "durations" not in earlier
+    files: list[Path] = []
     if named or not loaded:
         files = files_to_read(present, project)
         if "reuse" in earlier:
             unchanged = unchanged_files(files, earlier["reuse"], str(options.reuse),
                                         identity.current(options.device), site)
             files = unchanged.remaining
-        read, unreadable = load(files, site, project) if files else ([], [])
+    # JAX's import in the zygote takes as long as reading the pages: both at once.
+    early = EarlyZygote(options.device) if (files or loaded) and not refused else None
+    if files:
+        read, unreadable = load(files, site, project)
         loaded += read
         input_errors += unreadable
     selection = select(loaded, site.default_language, options.device, options.shard, earlier.get("durations"),
                        earlier.get("reuse"), str(options.reuse or ""), unchanged.entries if unchanged else None)
     notes = ([unchanged.note] if unchanged and unchanged.note else []) + selection.notes
-    # Cut without the durations its sibling shards use, this shard would overlap them.
-    refused = bool(options.shard_durations) and "durations" not in earlier
     found = sum(len(p.blocks) for p in loaded) + len(unchanged.entries if unchanged else [])
     return Run(options, site, project, selection, input_errors, notes, list(selection.reused_results),
-               refused, found)
+               refused, found, early=early)

@@ -16,6 +16,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import weakref
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -110,11 +111,62 @@ def _job_file(blocks: list[dict]) -> int:
     return fd
 
 
+def pages_environment(device: str) -> dict[str, str]:
+    """The environment of the zygote and of every page's process."""
+    env = dict(page_environment(dict(os.environ)), JAX_PLATFORMS="cuda" if device == "gpu" else "cpu")
+    if device == "gpu":
+        env.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
+    return env
+
+
+class EarlyZygote:
+    """The zygote, started before the pool needs it: it imports JAX while the engine reads the pages.
+
+    The pool that takes it owns it from then on; one nobody takes is killed with its folder when
+    it is garbage or at exit."""
+
+    def __init__(self, device: str, root: str | None = None):
+        self.device = device
+        self.root = root or tempfile.mkdtemp(prefix="snippet-pages-")
+        self.log = os.path.join(self.root, "zygote.log")
+        self._taken = [False]  # shared with the finalizer, which must not hold self
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        probe = BoxSpec(tmp_size=1 << 20, environment=pages_environment(device))
+        env = dict(probe.environment, PYTHONPATH=str(PACKAGE_PARENT), SNIPPETS_PROBE_BOX=json.dumps(probe.to_json()),
+                   **{CONTROL_FD_VARIABLE: str(theirs.fileno())})
+        self.spawned = time.monotonic()
+        with open(self.log, "wb") as log:
+            self.process = subprocess.Popen([sys.executable, "-P", "-m", "jax_kb.snippets.sandbox.zygote"],
+                                            cwd=self.root, env=env, pass_fds=[theirs.fileno()],
+                                            stdin=subprocess.DEVNULL, stdout=log, stderr=log)
+        theirs.close()
+        self.control = ours
+        self._finalizer = weakref.finalize(self, _discard, self.process, ours, self.root, self._taken)
+
+    def take(self) -> None:
+        """A pool owns it from now on."""
+        self._taken[0] = True
+
+    def close(self) -> None:
+        """Ends it unless a pool took it."""
+        self._finalizer()
+
+
+def _discard(process: subprocess.Popen, control: socket.socket, root: str, taken: list[bool]) -> None:
+    if taken[0]:
+        return
+    control.close()
+    if process.poll() is None:
+        process.kill()
+        process.wait()
+    shutil.rmtree(root, ignore_errors=True)
+
+
 class Pool:
     def __init__(self, size: int, device: str, output_limit: int = 1_000_000, cache_dir: Path | None = None,
                  memory_limit: int | None = None, tmp_size: int = DEFAULT_TMP_SIZE,
                  process_limit: int = DEFAULT_PROCESSES, require_isolation: bool = False,
-                 visible: tuple[str, ...] = ()):
+                 visible: tuple[str, ...] = (), early: EarlyZygote | None = None):
         self.size = max(1, size)
         self.device = device
         self.output_limit = output_limit
@@ -125,10 +177,9 @@ class Pool:
         self.visible = visible  # the project's folder: read-only in the box even where it lies under /tmp
         # A page reads and writes its own folder of the cache, and no other page's.
         self.cache_root = Path(os.environ.get("JAX_COMPILATION_CACHE_DIR") or cache_dir or default_cache_dir())
-        self.root = tempfile.mkdtemp(prefix="snippet-pages-")
-        self.page_env = dict(page_environment(dict(os.environ)), JAX_PLATFORMS="cuda" if device == "gpu" else "cpu")
-        if device == "gpu":
-            self.page_env.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
+        self.early = early if early is not None and early.device == device else None
+        self.root = self.early.root if self.early else tempfile.mkdtemp(prefix="snippet-pages-")
+        self.page_env = pages_environment(device)
         self.selector = selectors.DefaultSelector()
         self.running: dict[str, _Running] = {}
         self.info: dict = {}
@@ -143,27 +194,15 @@ class Pool:
 
     # --- the zygote -------------------------------------------------------------------------
 
-    def _probe_spec(self) -> BoxSpec:
-        return BoxSpec(tmp_size=1 << 20, environment=self.page_env)
-
     def _spawn(self) -> dict:
-        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        self.zygote_log = os.path.join(self.root, "zygote.log")
-        env = dict(self.page_env, PYTHONPATH=str(PACKAGE_PARENT),
-                   SNIPPETS_PROBE_BOX=json.dumps(self._probe_spec().to_json()),
-                   **{CONTROL_FD_VARIABLE: str(theirs.fileno())})
-        spawned = time.monotonic()
-        with open(self.zygote_log, "wb") as log:
-            self.zygote = subprocess.Popen([sys.executable, "-P", "-m", "jax_kb.snippets.sandbox.zygote"], cwd=self.root,
-                                           env=env, pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL,
-                                           stdout=log, stderr=log)
-        theirs.close()
-        self.control = ours
-        self.selector.register(ours, selectors.EVENT_READ, None)
+        launched, self.early = self.early or EarlyZygote(self.device, self.root), None
+        launched.take()
+        self.zygote, self.control, self.zygote_log = launched.process, launched.control, launched.log
+        self.selector.register(self.control, selectors.EVENT_READ, None)
         ready = self._control_message(STARTUP_TIMEOUT)
         if not ready.get("ready"):
             raise EngineError(f"the engine's zygote did not start: {self._zygote_tail()}")
-        self.zygote_start_s += time.monotonic() - spawned
+        self.zygote_start_s += time.monotonic() - launched.spawned
         return ready
 
     def _start(self) -> None:
