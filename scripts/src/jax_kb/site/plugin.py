@@ -87,8 +87,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
 
     def _folder(self, config) -> str:
         """This build's language folder ("ru/"); empty for the language at the site root."""
-        lang = self._language(config)
-        return "" if lang == config.plugins["i18n"].default_language else f"{lang}/"
+        return search_index.folder(self._language(config), config.plugins["i18n"].default_language)
 
     def _source(self, page, cat: Catalog) -> Page | None:
         """The catalog's reading of the file a page is built from; None when it could not be read or is generated."""
@@ -143,7 +142,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
         for lang in i18n.build_languages:
             page = File.generated(config, verification_page.SRC_URI, content=verification_page.markdown(lang),
                                   inclusion=InclusionLevel.NOT_IN_NAV)
-            folder = "" if lang == i18n.default_language else f"{lang}/"
+            folder = search_index.folder(lang, i18n.default_language)
             page.dest_uri = verification_page.url(folder) + "index.html"
             page.url = verification_page.url(folder)
             # What mkdocs-static-i18n gives its own files, read by its switcher and page context.
