@@ -138,10 +138,12 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
     def _add_verification_page(self, files, config):
         """This language's verification page, and its translations for the language switcher."""
         i18n = config.plugins["i18n"]
+        current = self._language(config)
         pages = {}
         for lang in i18n.build_languages:
-            page = File.generated(config, verification_page.SRC_URI, content=verification_page.markdown(lang),
-                                  inclusion=InclusionLevel.NOT_IN_NAV)
+            # Only this language's page is built here: the others lend the switcher their URLs, their content unread.
+            content = verification_page.markdown(lang) if lang == current else ""
+            page = File.generated(config, verification_page.SRC_URI, content=content, inclusion=InclusionLevel.NOT_IN_NAV)
             folder = search_index.folder(lang, i18n.default_language)
             page.dest_uri = verification_page.url(folder) + "index.html"
             page.url = verification_page.url(folder)
@@ -151,7 +153,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
             pages[lang] = page
         for page in pages.values():
             page.alternates = pages
-        files.append(pages[self._language(config)])
+        files.append(pages[current])
         return files
 
     on_files = CombinedEvent(_check_files, _add_verification_page)
