@@ -530,7 +530,8 @@ def test_the_badge_names_every_device_kind_of_reports_dir_linked_to_the_verifica
     code = next(f.code for f in page.fences if f.lang == "python")
     entry = {"file": page.path, "index": 0, "digest": hashlib.sha256(code.encode("utf-8")).hexdigest(), "status": "passed"}
     runs = _runs(tmp_path, {"cpu.json": [entry], "gpu-h200.json": [entry]})
-    badge = parse_fragment(verified.verified_badge(page, runs, "sk", "../../verification/#page-glossary-vmap"))
+    badge = parse_fragment(verified.verified_badge(page, verified.backing_runs(page, runs), "sk",
+                                                   "../../verification/#page-glossary-vmap"))
     links = [(a.attrs["href"], a.text()) for a in badge.iter("a")]
     assert links == [("../../verification/#page-glossary-vmap", "CPU, GPU (NVIDIA H200)")]
     assert badge.find("time").text() == "2. decembra 2026"
@@ -553,7 +554,8 @@ def test_the_verification_page_escapes_what_reports_and_pages_say(tmp_path, fixt
                                                   "created": hostile, "commit": hostile, "jaxlib": hostile,
                                                   "python": hostile, "blocks": [entry]}), encoding="utf-8")
     runs = verified.load_runs(tmp_path)
-    html = verification_page.tables(cat, runs, "en", "")
+    backing = functools.partial(verified.backing_runs, runs=runs)
+    html = verification_page.tables(cat, runs, backing, "en", "")
     assert "<img" not in html and "&lt;img src=x onerror=alert(1)&gt;" in html
     doc = parse_fragment(html)
     assert doc.find("tbody", id="page-glossary-vmap") is not None
@@ -561,7 +563,7 @@ def test_the_verification_page_escapes_what_reports_and_pages_say(tmp_path, fixt
     assert ("../reports/cpu.json", "cpu.json") in [(a.attrs["href"], a.text()) for a in doc.iter("a")]
     # a block whose code changed since the run says so; one the run did not see too, in the reader's language
     assert ui_string("en", "verification_changed") in html
-    sk = verification_page.tables(cat, runs, "sk", "sk/")
+    sk = verification_page.tables(cat, runs, backing, "sk", "sk/")
     assert ui_string("sk", "verification_missing") in sk and 'href="../../reports/cpu.json"' in sk
 
 

@@ -61,6 +61,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
         self._by_path: dict[str, Page] = {}
         self._reported: set[str] = set()
         self._runs: list = []
+        self._backing: dict[str, list[verified.Run] | None] = {}  # per page path, its backing runs in this build
         self._fallbacks: dict[str, set[str]] = {}  # per language, the URLs of its pages shown in English
         self._names: dict[str, dict[str, list[str]]] = {}  # per language and URL, a term's one-word names
         self._project = None  # the snippet engine's settings, for the notebooks (jax_kb/site/notebooks.py)
@@ -86,8 +87,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
 
     def _folder(self, config) -> str:
         """This build's language folder ("ru/"); empty for the language at the site root."""
-        lang = self._language(config)
-        return "" if lang == config.plugins["i18n"].default_language else f"{lang}/"
+        return search_index.folder(self._language(config), config.plugins["i18n"].default_language)
 
     def _source(self, page, cat: Catalog) -> Page | None:
         """The catalog's reading of the file a page is built from; None when it could not be read or is generated."""
@@ -114,7 +114,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
         config.extra["theme_strings"] = ui_string(lang, "theme")  # overrides/partials/language.html
         config.mdx_configs["toc"] = {**config.mdx_configs.get("toc", {}), "permalink_title": ui_string(lang, "permalink")}
         try:
-            self._runs = verified.load_runs(cat.config.root, self.config.reports_dir)
+            self._runs, self._backing = verified.load_runs(cat.config.root, self.config.reports_dir), {}
             self._project = load_project_config(cat.config)
         except InputError as exc:
             raise PluginError(str(exc)) from None
@@ -138,11 +138,13 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
     def _add_verification_page(self, files, config):
         """This language's verification page, and its translations for the language switcher."""
         i18n = config.plugins["i18n"]
+        current = self._language(config)
         pages = {}
         for lang in i18n.build_languages:
-            page = File.generated(config, verification_page.SRC_URI, content=verification_page.markdown(lang),
-                                  inclusion=InclusionLevel.NOT_IN_NAV)
-            folder = "" if lang == i18n.default_language else f"{lang}/"
+            # Only this language's page is built here: the others lend the switcher their URLs, their content unread.
+            content = verification_page.markdown(lang) if lang == current else ""
+            page = File.generated(config, verification_page.SRC_URI, content=content, inclusion=InclusionLevel.NOT_IN_NAV)
+            folder = search_index.folder(lang, i18n.default_language)
             page.dest_uri = verification_page.url(folder) + "index.html"
             page.url = verification_page.url(folder)
             # What mkdocs-static-i18n gives its own files, read by its switcher and page context.
@@ -151,10 +153,16 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
             pages[lang] = page
         for page in pages.values():
             page.alternates = pages
-        files.append(pages[self._language(config)])
+        files.append(pages[current])
         return files
 
     on_files = CombinedEvent(_check_files, _add_verification_page)
+
+    def _backing_runs(self, source: Page) -> list[verified.Run] | None:
+        """verified.backing_runs() of a page, once per build: its badge, its downloads and the verification page ask."""
+        if source.path not in self._backing:
+            self._backing[source.path] = verified.backing_runs(source, self._runs)
+        return self._backing[source.path]
 
     def _is_verification_page(self, page) -> bool:
         return page.file.abs_src_path is None and page.file.src_uri == verification_page.SRC_URI
@@ -188,8 +196,8 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
         html = sanitize.page_html(html)  # the page's own HTML; the hooks' notices are added after
         sanitize.toc_titles(page.toc)
         if self._is_verification_page(page):
-            return html + verification_page.tables(self.catalog(config), self._runs, self._language(config),
-                                                   self._folder(config))
+            return html + verification_page.tables(self.catalog(config), self._runs, self._backing_runs,
+                                                   self._language(config), self._folder(config))
         # Without a title of its own, MkDocs' (from the first heading, as HTML), as text.
         page.meta.setdefault("title", sanitize.TEXT_ONLY.clean(page.title or ""))
         cat = self.catalog(config)
@@ -199,7 +207,8 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
             return html
         english = page.file.alternates.get(cat.config.default_language)
         english_link = get_relative_url(english.url, page.url) if english else ""
-        badge = verified.verified_badge(source, self._runs, lang, self._verification_link(source, page, config),
+        badge = verified.verified_badge(source, self._backing_runs(source), lang,
+                                        self._verification_link(source, page, config),
                                         self._downloads(source, page, config))
         own_summary = source.meta.get("summary") if source.meta.get("kind") == "term" else None
         html = tooltips.first_mentions(html, own_summary if isinstance(own_summary, str) else None)
@@ -213,7 +222,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
 
     def _downloads(self, source: Page, page, config) -> str:
         """The badge's "Run this page" item, its files written beside the page (jax_kb/site/notebooks.py)."""
-        backing = verified.backing_runs(source, self._runs)
+        backing = self._backing_runs(source)
         site_url = config.site_url or ""
         address = (site_url if site_url.endswith("/") else site_url + "/") + page.url
         return notebooks.offer(source, self.catalog(config).config, self._project, backing, self._language(config),

@@ -74,6 +74,7 @@ def material_worker() -> str:
 
 
 def folder(lang: str, default: str) -> str:
+    """A language's folder in the site ("ru/"), its pages' and its index's; empty for the default language, at the root."""
     return "" if lang == default else f"{lang}/"
 
 

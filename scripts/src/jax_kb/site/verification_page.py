@@ -15,6 +15,7 @@ import functools
 import html
 import re
 from collections import Counter
+from collections.abc import Callable
 
 from mkdocs.utils import get_relative_url
 
@@ -22,13 +23,15 @@ from jax_kb.catalog import Catalog, ui_string
 from jax_kb.markdown import InputError, Page
 from jax_kb.site.collation import sort_key
 from jax_kb.site.escape import markdown_text
-from jax_kb.site.verified import Run, backing_runs, local_date
+from jax_kb.site.verified import Run, local_date
 from jax_kb.snippets.blocks import is_python, page_blocks
 
 SRC_URI = "verification.md"  # a generated page, in no language's docs: mkdocs never reads such a file
 FOLDER = "verification/"
 STATUSES = ("passed", "failed", "skipped", "not_run")
 COMMIT = re.compile(r"[0-9a-f]{7,40}(\+)?")
+# A page's verified.backing_runs(): the plugin's, computed once per build for the badge and this page alike.
+Backing = Callable[[Page], list[Run] | None]
 
 
 @functools.lru_cache(maxsize=None)  # a table cell each: catalog.ui_string reads the YAML file on every call
@@ -108,7 +111,7 @@ def block_status(page: Page, index: int, digest: str, run: Run, lang: str) -> st
     return entry[1]
 
 
-def _page_rows(page: Page, title: str, link: str, runs: list[Run], lang: str) -> str:
+def _page_rows(page: Page, title: str, link: str, runs: list[Run], backing: Backing, lang: str) -> str:
     """A tbody per page: its title and state, then one row per block."""
     try:
         blocks = page_blocks(page)
@@ -116,7 +119,7 @@ def _page_rows(page: Page, title: str, link: str, runs: list[Run], lang: str) ->
         blocks, refused = [], str(exc)
     else:
         refused = ""
-    state = _text(lang, "verified_title" if backing_runs(page, runs) else "not_verified_title")
+    state = _text(lang, "verified_title" if backing(page) else "not_verified_title")
     heading = (f'<th scope="rowgroup" rowspan="{max(len(blocks), 1)}"><a href="{html.escape(link)}">'
                f"{html.escape(title)}</a><br><small>{html.escape(state)}</small></th>")
     if not blocks:
@@ -130,7 +133,7 @@ def _page_rows(page: Page, title: str, link: str, runs: list[Run], lang: str) ->
     return f'<tbody id="{anchor(page.page_id)}">{"".join(rows)}</tbody>'
 
 
-def pages_table(cat: Catalog, runs: list[Run], lang: str, language_folder: str, here: str) -> str:
+def pages_table(cat: Catalog, runs: list[Run], backing: Backing, lang: str, language_folder: str, here: str) -> str:
     """Every page with Python blocks, in the reader's language (or its English fallback), by title."""
     entries = []
     for page_id in cat.pages:
@@ -142,15 +145,15 @@ def pages_table(cat: Catalog, runs: list[Run], lang: str, language_folder: str, 
     heads = (_cell(_text(lang, "verification_page"), "th") + _cell(_text(lang, "verification_block"), "th")
              + "".join(_cell(run.device, "th") for run in runs))
     bodies = "".join(_page_rows(page, title, get_relative_url(page_url(page.page_id, language_folder), here),
-                                runs, lang)
+                                runs, backing, lang)
                      for _, page, title in sorted(entries, key=lambda entry: entry[0]))
     return f'<table><thead><tr>{heads}</tr></thead>{bodies}</table>'
 
 
-def tables(cat: Catalog, runs: list[Run], lang: str, language_folder: str) -> str:
+def tables(cat: Catalog, runs: list[Run], backing: Backing, lang: str, language_folder: str) -> str:
     """The page's content after its introduction: the runs, then the pages."""
     here = url(language_folder)
     return (f'<h2 id="runs">{html.escape(_text(lang, "verification_runs"))}</h2>\n'
             f"{runs_table(runs, lang, here)}\n"
             f'<h2 id="pages">{html.escape(_text(lang, "verification_pages"))}</h2>\n'
-            f"{pages_table(cat, runs, lang, language_folder, here)}\n")
+            f"{pages_table(cat, runs, backing, lang, language_folder, here)}\n")

@@ -146,16 +146,17 @@ def _items(*items: str) -> str:
                    for n, item in enumerate(items))
 
 
-def verified_badge(page: Page, runs: list[Run], lang: str, verification_link: str, downloads: str = "") -> str:
+def verified_badge(page: Page, backing: list[Run] | None, lang: str, verification_link: str,
+                   downloads: str = "") -> str:
     """The badge's HTML, placed below the title; empty for a page without Python blocks.
 
-    verification_link is the relative URL of the page's entry on the verification page
-    (jax_kb/site/verification_page.py), which the devices link to; downloads is the "Run this
-    page" item (jax_kb/site/notebooks.py), offered on a verified page only.
+    backing is the page's backing_runs(); verification_link is the relative URL of the page's
+    entry on the verification page (jax_kb/site/verification_page.py), which the devices link
+    to; downloads is the "Run this page" item (jax_kb/site/notebooks.py), offered on a verified
+    page only.
     """
     if not any(is_python(fence) for fence in page.fences):
         return ""
-    backing = backing_runs(page, runs)
     if not backing:
         return _badge("not-verified", lang, ui_string(lang, "not_verified_title"), ui_string(lang, "not_verified"),
                       " " + _items(f'<a href="{html.escape(verification_link)}">'
