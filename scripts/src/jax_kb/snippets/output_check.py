@@ -54,8 +54,10 @@ class _Piece:
 def outputs_match(expected: str, actual: str, rtol: float) -> bool:
     """Whether the actual output is the expected one: white space folded, numbers within rtol,
     each `...` of the expected text matching any text (none too), across lines as well."""
-    pieces = _fold(expected).split(ELLIPSIS)
     text = _fold(actual)
+    if _fold(expected) == text:  # most outputs: no pattern to build
+        return True
+    pieces = _fold(expected).split(ELLIPSIS)
     position = 0
     for number, piece in enumerate(pieces):
         last = number == len(pieces) - 1
