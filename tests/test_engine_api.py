@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import dataclasses
+import gc
+import os
 from pathlib import Path
 
 import jax_kb.snippets as snippets
@@ -33,3 +35,43 @@ def test_run_pages_yields_typed_results_and_a_report():
     assert [b["skip"] for b in report["blocks"]] == [None, None, "after_failure", "after_failure"]
     assert report["blocks"][1]["error"]["line"] == 9
     assert run.blocks_found == 4
+
+
+def zygotes_of_this_process() -> list[int]:
+    """The engine's zygotes this test process started and that still run."""
+    me, found = str(os.getpid()), []
+    for entry in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                parent = f.read().rsplit(")", 1)[1].split()[1]
+            with open(f"/proc/{entry}/cmdline", "rb") as f:
+                command = f.read()
+        except (OSError, IndexError):
+            continue
+        if parent == me and b"jax_kb.snippets.sandbox.zygote" in command:
+            found.append(int(entry))
+    return found
+
+
+def test_the_zygote_starts_while_pages_are_read_and_ends_with_the_run(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text("# Page\n\n```python\nprint(1 + 1)\n```\n\n```{.text .output}\n2\n```\n", encoding="utf-8")
+    run = run_pages([page], RunOptions(jobs=1))
+    assert run.early is not None and zygotes_of_this_process() == [run.early.process.pid]  # already starting
+    root = Path(run.early.root)
+    assert [r.status for page_results in run for r in page_results] == [Status.PASSED]
+    assert zygotes_of_this_process() == [] and not root.exists()
+
+
+def test_a_zygote_nothing_needed_is_ended(tmp_path):
+    shown = tmp_path / "shown.md"
+    shown.write_text("# Shown\n\n```{.python .no-run}\nprint(1)\n```\n", encoding="utf-8")
+    run = run_pages([shown], RunOptions(jobs=1))  # nothing to run: the pool never takes the zygote
+    root = Path(run.early.root)
+    assert [r.status for page_results in run for r in page_results] == [Status.NOT_RUN]
+    assert zygotes_of_this_process() == [] and not root.exists()
+    never_iterated = run_pages([shown], RunOptions(jobs=1))
+    root = Path(never_iterated.early.root)
+    del never_iterated
+    gc.collect()
+    assert zygotes_of_this_process() == [] and not root.exists()
