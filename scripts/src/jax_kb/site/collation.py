@@ -8,6 +8,7 @@ Cyrillic before Latin.
 from __future__ import annotations
 
 import unicodedata
+from functools import lru_cache
 
 # Letters sorted as letters of their own, each right after the base letter named.
 TAILORED = {
@@ -59,11 +60,14 @@ def _elements(text: str, lang: str):
         i += 1
 
 
+# The indexes of every language's build sort and head the same titles again: each is worked out once.
+@lru_cache(maxsize=8192)
 def sort_key(text: str, lang: str) -> tuple:
     elements = list(_elements(text, lang))
     return (tuple(e[0] for e in elements), tuple(e[1] for e in elements), tuple(e[2] for e in elements), text)
 
 
+@lru_cache(maxsize=8192)
 def initial(text: str, lang: str) -> str:
     """The letter the text is listed under: "Č" and "Ch" in Slovak, "E" for "Ё" in Russian; "#" for no letter."""
     first = next(iter(_elements(text, lang)), None)
@@ -82,9 +86,10 @@ def foreign_script(text: str, lang: str) -> bool:
     return first is not None and first[0][0] in (LATIN, CYRL) and _script_rank(own, lang) != first[0][0]
 
 
-def alphabet(lang: str) -> list[str]:
+@lru_cache(maxsize=None)
+def alphabet(lang: str) -> tuple[str, ...]:
     """The initials in the language's order, as initial() writes them: its own script's letters first."""
     latin = [letter for base in "abcdefghijklmnopqrstuvwxyz" for letter in (base, *TAILORED.get(lang, {}).get(base, []))]
     cyrillic = [letter for letter in CYRILLIC if letter not in "ъыь"]  # no word starts with them
     letters = cyrillic + latin if lang in CYRILLIC_LANGUAGES else latin + cyrillic
-    return [initial(letter, lang) for letter in letters]
+    return tuple(initial(letter, lang) for letter in letters)
