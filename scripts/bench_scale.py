@@ -2,7 +2,8 @@
 
 python -m scripts.bench_scale [--pages 1000] [--shards 4] [-j N]
 
-Figures, each from one run on this machine, in a temporary folder removed afterwards:
+Figures from one run on this machine, in a temporary folder removed afterwards; the floor and the
+--reuse runs are each the best of --repeat tries, the long runs are measured once:
 - floor: one plain Python process running each distinct page once, no checks;
 - a single run of the whole corpus, the reference the shards are checked against;
 - N shards one after another, cut by the single run's durations: each shard's seconds and
@@ -28,7 +29,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from scripts.bench import FLOOR, distinct_pages, timed
+from scripts.bench import FLOOR, Timed, distinct_pages, timed
 from scripts.bench_corpus import LANGUAGES, change_page, write_corpus
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -42,6 +43,11 @@ def blocks(path: Path) -> list[dict]:
     return [{k: v for k, v in b.items() if k not in VOLATILE} for b in report["blocks"]]
 
 
+def best(tries: int, command: list[str], env: dict) -> Timed:
+    """The try with the least CPU time, the figure the goals are judged on."""
+    return min((timed(command, env) for _ in range(max(1, tries))), key=lambda t: t.cpu)
+
+
 def engine(corpus: Path, jobs: int, *extra: str) -> list[str]:
     return [sys.executable, "-m", "scripts.snippets", str(corpus), "-j", str(jobs), *extra]
 
@@ -51,6 +57,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pages", type=int, default=1000, help="distinct pages, each in every language")
     parser.add_argument("--shards", type=int, default=4)
     parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, help="page processes at a time")
+    parser.add_argument("--repeat", type=int, default=3,
+                        help="tries of the floor and of the --reuse runs (each a second or two); the best counts")
     args = parser.parse_args(argv)
     work = Path(tempfile.mkdtemp(prefix="kb-bench-scale-"))
     try:
@@ -61,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
               f"{len(pages)} distinct, generated in {corpus}")
         env = dict(os.environ, JAX_PLATFORMS="cpu", JAX_COMPILATION_CACHE_DIR=str(work / "jax-cache"))
         (work / "floor.py").write_text(FLOOR.format(pages=pages))
-        floor = timed([sys.executable, str(work / "floor.py")], dict(env, JAX_ENABLE_COMPILATION_CACHE="false"))
+        floor = best(args.repeat, [sys.executable, str(work / "floor.py")], dict(env, JAX_ENABLE_COMPILATION_CACHE="false"))
         print(f"floor:                {floor}")
 
         single = timed(engine(corpus, args.jobs, "--json", str(work / "single.json")), env)
@@ -87,17 +95,18 @@ def main(argv: list[str] | None = None) -> int:
 
         change_page(corpus, args.pages // 2)
         earlier = work / ("single.json" if merged.returncode else "merged.json")
-        reuse = timed(engine(corpus, args.jobs, "--reuse", str(earlier), "--json",
-                             str(work / "reuse.json")), env)
+        reuse = best(args.repeat, engine(corpus, args.jobs, "--reuse", str(earlier), "--json",
+                                         str(work / "reuse.json")), env)
         summary = json.loads((work / "reuse.json").read_text())["summary"]
         ratio = reuse.cpu / floor.cpu
         print(f"one page changed, --reuse: {reuse}, {ratio:.3f} x floor CPU (goal: at most {REUSE_GOAL:g}, "
               f"{'met' if ratio <= REUSE_GOAL else 'missed'}), {reuse.seconds / floor.seconds:.3f} x floor wall; "
               f"{summary['executed']} blocks executed, {summary['reused']} reused")
         # What pull-request CI does: every shard with --reuse; the slowest shard is the wait.
-        reuse_shards = [timed(engine(corpus, args.jobs, "--shard", f"{i}/{args.shards}", "--shard-durations",
-                                     str(work / "single.json"), "--reuse", str(earlier), "--json",
-                                     str(work / f"reuse-shard-{i}.json")), env) for i in range(1, args.shards + 1)]
+        reuse_shards = [best(args.repeat, engine(corpus, args.jobs, "--shard", f"{i}/{args.shards}", "--shard-durations",
+                                                 str(work / "single.json"), "--reuse", str(earlier), "--json",
+                                                 str(work / f"reuse-shard-{i}.json")), env)
+                        for i in range(1, args.shards + 1)]
         slowest = max(reuse_shards, key=lambda t: t.cpu)
         print(f"one page changed, {args.shards} shards with --reuse: slowest {slowest}, "
               f"{slowest.cpu / floor.cpu:.3f} x floor CPU (goal: at most {REUSE_GOAL:g}, "
