@@ -11,7 +11,6 @@ link is relative, so that the page works wherever the site is mounted.
 """
 from __future__ import annotations
 
-import functools
 import html
 import re
 from collections import Counter
@@ -34,11 +33,6 @@ COMMIT = re.compile(r"[0-9a-f]{7,40}(\+)?")
 Backing = Callable[[Page], list[Run] | None]
 
 
-@functools.lru_cache(maxsize=None)  # a table cell each: catalog.ui_string reads the YAML file on every call
-def _text(lang: str, key: str) -> str:
-    return ui_string(lang, key)
-
-
 def url(language_folder: str) -> str:
     """The page's URL in a language's build ("ru/verification/")."""
     return language_folder + FOLDER
@@ -57,9 +51,9 @@ def page_url(page_id: str, language_folder: str) -> str:
 
 def markdown(lang: str) -> str:
     """The page's Markdown: its title and introduction; the tables are added as HTML (tables())."""
-    title = markdown_text(_text(lang, "verification_title"))
+    title = markdown_text(ui_string(lang, "verification_title"))
     return (f"---\nsearch:\n  exclude: true\n---\n\n# {title} {{ #verification }}\n\n"
-            f"{markdown_text(_text(lang, 'verification_intro'))}\n")
+            f"{markdown_text(ui_string(lang, 'verification_intro'))}\n")
 
 
 def _cell(text: str, tag: str = "td") -> str:
@@ -77,12 +71,12 @@ def _commit(run: Run) -> str:
 
 def _counts(run: Run, lang: str) -> str:
     counts = Counter(entry.get("status") for entry in run.entries.values())
-    return _text(lang, "verification_counts").format(**{status: counts.get(status, 0) for status in STATUSES})
+    return ui_string(lang, "verification_counts").format(**{status: counts.get(status, 0) for status in STATUSES})
 
 
 def runs_table(runs: list[Run], lang: str, here: str) -> str:
     """One row per report: what ran, where, when, on which commit, and a link to the JSON."""
-    heads = "".join(_cell(_text(lang, key), "th") for key in (
+    heads = "".join(_cell(ui_string(lang, key), "th") for key in (
         "verification_device", "verification_jax", "verification_python", "verification_date",
         "verification_commit", "verification_blocks", "verification_report"))
     rows = []
@@ -101,14 +95,14 @@ def runs_table(runs: list[Run], lang: str, here: str) -> str:
 
 def block_status(page: Page, index: int, digest: str, run: Run, lang: str) -> str:
     """A block's status in a run, in the reader's language; "changed" when the run saw other code."""
-    entry = run.blocks.get((page.path, index))
+    entry = run.entries.get((page.path, index))
     if entry is None:
-        return _text(lang, "verification_missing")
-    if entry[0] != digest:
-        return _text(lang, "verification_changed")
-    if entry[1] in STATUSES:
-        return _text(lang, f"verification_{entry[1]}")
-    return entry[1]
+        return ui_string(lang, "verification_missing")
+    if entry["digest"] != digest:
+        return ui_string(lang, "verification_changed")
+    if entry["status"] in STATUSES:
+        return ui_string(lang, f"verification_{entry['status']}")
+    return entry["status"]
 
 
 def _page_rows(page: Page, title: str, link: str, runs: list[Run], backing: Backing, lang: str) -> str:
@@ -119,7 +113,7 @@ def _page_rows(page: Page, title: str, link: str, runs: list[Run], backing: Back
         blocks, refused = [], str(exc)
     else:
         refused = ""
-    state = _text(lang, "verified_title" if backing(page) else "not_verified_title")
+    state = ui_string(lang, "verified_title" if backing(page) else "not_verified_title")
     heading = (f'<th scope="rowgroup" rowspan="{max(len(blocks), 1)}"><a href="{html.escape(link)}">'
                f"{html.escape(title)}</a><br><small>{html.escape(state)}</small></th>")
     if not blocks:
@@ -127,7 +121,7 @@ def _page_rows(page: Page, title: str, link: str, runs: list[Run], backing: Back
                 f'<td colspan="{len(runs) + 1}">{html.escape(refused)}</td></tr></tbody>')
     rows = []
     for n, block in enumerate(blocks):
-        line = _text(lang, "verification_line").format(line=block.line)
+        line = ui_string(lang, "verification_line").format(line=block.line)
         statuses = "".join(_cell(block_status(page, block.index, block.digest, run, lang)) for run in runs)
         rows.append(f"<tr>{heading if n == 0 else ''}{_cell(line)}{statuses}</tr>")
     return f'<tbody id="{anchor(page.page_id)}">{"".join(rows)}</tbody>'
@@ -142,7 +136,7 @@ def pages_table(cat: Catalog, runs: list[Run], backing: Backing, lang: str, lang
             continue
         title = str(page.meta.get("title") or page.slug)
         entries.append((sort_key(title, lang), page, title))
-    heads = (_cell(_text(lang, "verification_page"), "th") + _cell(_text(lang, "verification_block"), "th")
+    heads = (_cell(ui_string(lang, "verification_page"), "th") + _cell(ui_string(lang, "verification_block"), "th")
              + "".join(_cell(run.device, "th") for run in runs))
     bodies = "".join(_page_rows(page, title, get_relative_url(page_url(page.page_id, language_folder), here),
                                 runs, backing, lang)
@@ -153,7 +147,7 @@ def pages_table(cat: Catalog, runs: list[Run], backing: Backing, lang: str, lang
 def tables(cat: Catalog, runs: list[Run], backing: Backing, lang: str, language_folder: str) -> str:
     """The page's content after its introduction: the runs, then the pages."""
     here = url(language_folder)
-    return (f'<h2 id="runs">{html.escape(_text(lang, "verification_runs"))}</h2>\n'
+    return (f'<h2 id="runs">{html.escape(ui_string(lang, "verification_runs"))}</h2>\n'
             f"{runs_table(runs, lang, here)}\n"
-            f'<h2 id="pages">{html.escape(_text(lang, "verification_pages"))}</h2>\n'
+            f'<h2 id="pages">{html.escape(ui_string(lang, "verification_pages"))}</h2>\n'
             f"{pages_table(cat, runs, backing, lang, language_folder, here)}\n")

@@ -30,15 +30,14 @@ BLOCK_FIELDS = {"file": str, "index": int, "digest": str, "status": str}
 
 @dataclass(frozen=True, eq=False)
 class Run:
-    """One report: where the examples ran, and each block's (digest, status) by (file, index)."""
+    """One report: where the examples ran, and each block's report entry by (file, index)."""
 
     jax: str
     device: str
     date: str
-    blocks: dict
+    entries: dict  # each block's entry (digest, status, stdout, ...) by (file, index)
     report: str = ""  # the report's path, relative to the project root (reports/cpu.json)
     facts: dict = field(default_factory=dict)  # what else the verification page tells: jaxlib, python, commit
-    entries: dict = field(default_factory=dict)  # each block's report entry (line, stdout, ...) by (file, index)
 
 
 def _device(report: dict) -> str:
@@ -51,20 +50,19 @@ def report_files(root: Path, reports_dir: str = REPORTS) -> list[Path]:
     return sorted((root / reports_dir).glob("*.json"), key=lambda p: (p.name != "cpu.json", p.name))
 
 
-def _blocks(report, name: str) -> tuple[dict, dict]:
-    """Each block's (digest, status), and its entry, by (file, index); InputError for a report of another shape."""
+def _entries(report, name: str) -> dict:
+    """Each block's entry by (file, index); InputError for a report of another shape."""
     if not isinstance(report, dict) or not isinstance(report.get("blocks", []), list):
         raise InputError(name, 1, 'not a report of the snippet engine: expected an object with a list "blocks"')
-    blocks, entries = {}, {}
+    entries = {}
     for number, block in enumerate(report.get("blocks", [])):
         wrong = [key for key, kind in BLOCK_FIELDS.items()
                  if not isinstance(block, dict) or not isinstance(block.get(key), kind)]
         if wrong:
             raise InputError(name, 1, f"not a report of the snippet engine: blocks[{number}] lacks "
                                       + ", ".join(f'"{key}" ({BLOCK_FIELDS[key].__name__})' for key in wrong))
-        blocks[(block["file"], block["index"])] = (block["digest"], block["status"])
         entries[(block["file"], block["index"])] = block
-    return blocks, entries
+    return entries
 
 
 # What the verification page tells of a run beside the JAX version, the device and the date.
@@ -81,10 +79,10 @@ def load_runs(root: Path, reports_dir: str = REPORTS) -> list[Run]:
             raise InputError(name, exc.lineno, f"not a JSON report of the snippet engine: {exc.msg}") from None
         except (OSError, UnicodeDecodeError) as exc:
             raise InputError(name, None, f"cannot be read: {exc}") from None
-        blocks, entries = _blocks(report, name)
+        entries = _entries(report, name)
         facts = {key: str(report[key]) for key in FACTS if isinstance(report.get(key), (str, int, float))}
-        runs.append(Run(str(report.get("jax", "")), _device(report), str(report.get("created", ""))[:10], blocks,
-                        name, facts, entries))
+        runs.append(Run(str(report.get("jax", "")), _device(report), str(report.get("created", ""))[:10], entries,
+                        name, facts))
     return runs
 
 
@@ -105,8 +103,8 @@ def backing_runs(page: Page, runs: list[Run]) -> list[Run] | None:
     backing: list[Run] = []
     for block in blocks:
         digest = block.digest
-        same_code = [(run, entry[1]) for run in runs
-                     if (entry := run.blocks.get((page.path, block.index))) and entry[0] == digest]
+        same_code = [(run, entry["status"]) for run in runs
+                     if (entry := run.entries.get((page.path, block.index))) and entry["digest"] == digest]
         if any(status == "failed" for _, status in same_code):
             return None
         good = [run for run, status in same_code if status == ("passed" if block.run else "not_run")]
